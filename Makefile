@@ -1,0 +1,32 @@
+# Two commands on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+DECKS := $(wildcard decks/*/deck.yaml)
+
+.PHONY: demo test venv clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Installs the project with its test tools; re-run when pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+venv: $(VENV)/.installed
+
+demo: venv
+	@for deck in $(dir $(DECKS)); do \
+	  echo "== $$deck"; \
+	  $(BIN)/cardtool validate $$deck || exit 1; \
+	  $(BIN)/cardtool info $$deck || exit 1; \
+	done
+
+# pytest exits 5 when it collected no test: that is a failure here too.
+test: venv
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf build $(VENV)

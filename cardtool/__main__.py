@@ -1,0 +1,7 @@
+"""`python -m cardtool` runs the command line."""
+
+import sys
+
+from cardtool.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""Deck-level checks that a schema cannot express (food webs)."""

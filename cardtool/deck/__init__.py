@@ -1,0 +1,1 @@
+"""Game-neutral deck handling: YAML with positions, schemas, manifests, loading."""

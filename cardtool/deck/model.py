@@ -1,0 +1,66 @@
+"""Game-neutral frozen definitions: a deck's manifest, its cards, and the deck itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardtool.errors import UnknownCardError
+from cardtool.suggest import did_you_mean
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What deck.yaml says about a deck."""
+
+    id: str
+    name: str
+    version: str
+    game: str
+    card_files: tuple[str, ...]
+    root: Path
+    extends: tuple[str, ...] = ()
+    description: str = ""
+    authors: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Card:
+    """What every card definition has; each game adds its own fields in a subclass."""
+
+    id: str
+    kind: str
+    name: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A validated deck: its manifest and card definitions (one per id, with a copy count)."""
+
+    manifest: Manifest
+    cards: tuple[Card, ...]
+
+    @property
+    def game(self) -> str:
+        return self.manifest.game
+
+    @property
+    def size(self) -> int:
+        """Physical cards in the deck, copies included."""
+        return sum(card.count for card in self.cards)
+
+    def card(self, card_id: str) -> Card:
+        """The definition with this id, or UnknownCardError with a suggestion."""
+        for card in self.cards:
+            if card.id == card_id:
+                return card
+        hint = did_you_mean(card_id, (c.id for c in self.cards))
+        raise UnknownCardError(f"deck '{self.manifest.id}' has no card '{card_id}'" + (f"; {hint}" if hint else ""))
+
+    def of_kind(self, kind: str) -> tuple[Card, ...]:
+        return tuple(card for card in self.cards if card.kind == kind)
+
+    def copies(self) -> list[str]:
+        """Card ids with one entry per physical copy, in deck order."""
+        return [card.id for card in self.cards for _ in range(card.count)]

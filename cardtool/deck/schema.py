@@ -1,0 +1,126 @@
+"""JSON Schema validation of parsed YAML, reported as located issues with suggestions."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from cardtool.deck.yamlsource import SourceDoc
+from cardtool.report import Report
+from cardtool.resources import schemas_dir
+from cardtool.suggest import closest, did_you_mean
+
+_TYPE_NAMES = {
+    str: "text", int: "a whole number", float: "a decimal number", bool: "true/false",
+    list: "a list", dict: "a mapping", type(None): "nothing (null)",
+}
+
+
+@lru_cache(maxsize=None)
+def load_schema(name: str) -> dict:
+    """A shipped schema by its path under schemas/, e.g. 'ecologies/cards.schema.json'."""
+    return json.loads((schemas_dir() / name).read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
+def _validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(load_schema(name))
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, (dict, list)):
+        return _TYPE_NAMES[type(value)]
+    return f"{_TYPE_NAMES.get(type(value), type(value).__name__)} {value!r}"
+
+
+def _expected(schema_type: object) -> str:
+    names = {"string": "text", "integer": "a whole number", "number": "a number", "boolean": "true or false",
+             "array": "a list", "object": "a mapping", "null": "null"}
+    if isinstance(schema_type, list):
+        return " or ".join(names.get(t, t) for t in schema_type)
+    return names.get(schema_type, str(schema_type))
+
+
+def card_id_at(data: object, path: tuple) -> str | None:
+    """The id of the card a path points into (paths under a top-level `cards` list)."""
+    if len(path) >= 2 and path[0] == "cards" and isinstance(data, dict):
+        cards = data.get("cards")
+        if isinstance(cards, list) and isinstance(path[1], int) and path[1] < len(cards):
+            card = cards[path[1]]
+            if isinstance(card, dict) and isinstance(card.get("id"), str):
+                return card["id"]
+    return None
+
+
+def validate_against(doc: SourceDoc, schema_name: str, report: Report) -> None:
+    """Add one located issue per schema violation in doc."""
+    errors = sorted(_validator(schema_name).iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
+    for error in errors:
+        _report_error(doc, error, report)
+
+
+def _report_error(doc: SourceDoc, error: ValidationError, report: Report) -> None:
+    path = tuple(error.absolute_path)
+    card = card_id_at(doc.data, path)
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    hint = schema.get("x-hint")
+    where = dict(location=doc.locate(path), card=card, path=path)
+    field = _field_name(path)
+    kind = error.validator
+    if kind == "required":
+        match = re.match(r"'(.+)' is a required property", error.message)
+        missing = match.group(1) if match else error.message
+        present = [k for k in error.instance if k not in schema.get("properties", {})]
+        near = closest(missing, present)
+        if near is not None:
+            hint = f"found '{near}': did you mean '{missing}'?"
+        report.error("missing-field", f"missing required field '{missing}'{_in(path)}", hint=hint, **where)
+    elif kind == "additionalProperties":
+        allowed = list(schema.get("properties", {}))
+        for key in error.instance:
+            if key in allowed:
+                continue
+            report.error(
+                "unknown-key", f"unknown key '{key}'{_in(path)}",
+                location=doc.locate(path + (key,), key=True), card=card, path=path + (key,),
+                hint=did_you_mean(key, allowed) or f"allowed keys: {', '.join(allowed)}")
+    elif kind in ("enum", "const"):
+        choices = error.validator_value if kind == "enum" else [error.validator_value]
+        report.error(
+            "bad-value", f"{field}{_describe(error.instance)} is not one of: {', '.join(map(str, choices))}",
+            hint=did_you_mean(error.instance, choices) or hint, **where)
+    elif kind == "type":
+        report.error(
+            "bad-type", f"{field}expected {_expected(error.validator_value)}, found {_describe(error.instance)}",
+            hint=hint, **where)
+    elif kind == "pattern":
+        report.error("bad-value", f"{field}{_describe(error.instance)} is not in the expected form",
+                     hint=hint, **where)
+    elif kind in ("oneOf", "anyOf"):
+        report.error("bad-value", f"{field}{_describe(error.instance)} is not a valid value",
+                     hint=hint or schema.get("description"), **where)
+    elif kind == "uniqueItems":
+        report.error("duplicate-entry", f"{field}the list has the same entry twice", hint=hint, **where)
+    elif kind in ("minItems", "minProperties", "minLength"):
+        report.error("empty-value", f"{field}must not be empty", hint=hint, **where)
+    elif kind == "maxItems":
+        report.error("bad-value", f"{field}has more than {error.validator_value} entries", hint=hint, **where)
+    elif kind == "minimum":
+        report.error("bad-value", f"{field}must be at least {error.validator_value}, found {error.instance!r}",
+                     hint=hint, **where)
+    else:
+        report.error("schema", f"{field}{error.message}", hint=hint, **where)
+
+
+def _field_name(path: tuple) -> str:
+    names = [p for p in path if isinstance(p, str)]
+    return f"'{names[-1]}': " if names else ""
+
+
+def _in(path: tuple) -> str:
+    names = [p for p in path if isinstance(p, str)]
+    return f" in '{names[-1]}'" if names and names[-1] != "cards" else ""

@@ -1,0 +1,54 @@
+"""Ecologies: Bizarre Biomes: food webs built in trophic rows, healthy-ecology bonuses, factor cards."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from cardtool.deck.source import DeckSource
+from cardtool.games.ecologies.build import build
+from cardtool.games.ecologies.model import ROLES, EcologiesDeck, Organism
+from cardtool.games.ecologies.references import check_references
+from cardtool.report import Report
+
+
+class EcologiesPlugin:
+    """The Ecologies game as the deck tools see it."""
+
+    name = "ecologies"
+    title = "Ecologies: Bizarre Biomes"
+    card_schema = "ecologies/cards.schema.json"
+    default_kind = "organism"
+
+    def check_source(self, source: DeckSource, report: Report) -> None:
+        check_references(source, report)
+
+    def build(self, source: DeckSource) -> EcologiesDeck:
+        return build(source)
+
+    def check_deck(self, deck: EcologiesDeck, source: DeckSource, report: Report) -> None:
+        from cardtool.checks.foodweb import check_food_webs
+
+        check_food_webs(deck, source, report)
+
+    def composition(self, deck: EcologiesDeck) -> list[tuple[str, dict[str, int]]]:
+        kinds = Counter({"organism": 0, "biome": 0, "factor": 0})
+        for card in deck.cards:
+            kinds[card.kind] += card.count
+        by_biome: Counter = Counter({code: 0 for code in deck.biome_codes})
+        by_role: Counter = Counter({role: 0 for role in ROLES})
+        for card in deck.cards:
+            if isinstance(card, Organism):
+                for code in card.biomes:
+                    by_biome[code] += card.count
+                for role in card.roles:
+                    by_role[role] += card.count
+        names = {b.code: f"{b.code} {b.name}" for b in deck.biomes}
+        return [
+            ("cards by kind", dict(kinds)),
+            ("organisms by biome (two-biome organisms count in both)",
+             {names.get(code, code): n for code, n in by_biome.items()}),
+            ("organisms by trophic role they can take", dict(by_role)),
+        ]
+
+
+PLUGIN = EcologiesPlugin()
