@@ -1,0 +1,1 @@
+"""The game protocol shared by every game, the playout loop, bots and seeds."""

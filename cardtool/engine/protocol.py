@@ -1,0 +1,93 @@
+"""One small game protocol, after OpenSpiel: a Game of static facts, a State, observations, bots.
+
+A game is its seed plus its list of actions: the State owns one seeded RNG for every chance event,
+so replaying the same actions from the same seed reproduces it exactly. Bots see only what their seat
+may know (`State.observation`), never another hand or the deck order.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from fractions import Fraction
+from typing import Any, Protocol, runtime_checkable
+
+from cardtool.errors import IllegalActionError
+
+#: An action is any hashable, immutable value a game defines (usually a frozen dataclass).
+Action = Hashable
+Score = int | Fraction
+
+
+@runtime_checkable
+class State(Protocol):
+    """A game in progress. Holds card ids in zones, never copies of card definitions."""
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act, or -1 once the game is over."""
+
+    @property
+    def history(self) -> Sequence[Action]:
+        """Every action applied so far, in order."""
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the current player may take: a pure query, no side effects."""
+
+    def apply(self, action: Action) -> None:
+        """Apply an action, trusting the caller that it is legal (see apply_checked)."""
+
+    def is_over(self) -> bool: ...
+
+    def scores(self) -> list[Score]:
+        """Each seat's score (VP or points); exact values, never floats."""
+
+    def winners(self) -> list[int]:
+        """Seats sharing the victory once the game is over (several on a tie)."""
+
+    def observation(self, player: int) -> Any:
+        """What one seat may know, as an immutable value: its hand, the public table, never hidden cards."""
+
+    def clone(self) -> "State":
+        """An independent copy, cheap (lists of ids copied), never a deepcopy."""
+
+    def describe(self, action: Action) -> str:
+        """A line a person can read for an action in this state."""
+
+
+class Game(Protocol):
+    """Static facts of one game: deck, seats, mode and seed; makes the initial state."""
+
+    players: int
+    mode: str
+    seed: int
+
+    def new_initial_state(self) -> State: ...
+
+    def sample_state(self, observation: Any, rng: random.Random) -> State:
+        """A full state consistent with an observation, hidden cards dealt at random (for search bots)."""
+
+
+class Bot(Protocol):
+    """Chooses an action from an observation and the legal actions; nothing else."""
+
+    name: str
+
+    def choose(self, observation: Any, legal: Sequence[Action], rng: random.Random) -> Action: ...
+
+
+def apply_checked(state: State, action: Action) -> None:
+    """Apply an action, or raise IllegalActionError naming it when it is not legal now."""
+    legal = state.legal_actions()
+    if action not in legal:
+        raise IllegalActionError(f"{action!r} is not legal for seat {state.current_player} now "
+                                 f"({len(legal)} legal actions)")
+    state.apply(action)
+
+
+def replay(game: Game, actions: Sequence[Action]) -> State:
+    """The state reached from the game's seed by applying actions, each checked."""
+    state = game.new_initial_state()
+    for action in actions:
+        apply_checked(state, action)
+    return state
