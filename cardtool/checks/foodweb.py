@@ -1,10 +1,18 @@
-"""Food-web consistency of an Ecologies deck: the eats/eaten_by lists tell one story."""
+"""Food-web checks of an Ecologies deck: the eats/eaten_by lists tell one consistent, playable story."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from statistics import mean
+
 from cardtool.deck.source import DeckSource
-from cardtool.games.ecologies.model import EcologiesDeck, Organism
+from cardtool.games.ecologies.model import HEALTHY_ROLES, EcologiesDeck, Organism
+from cardtool.games.ecologies.webs import (
+    ROLE_LEVEL, candidates, feedable, find_witness, organisms_in, prey_roles, trophic_levels, why_unhealthy)
 from cardtool.report import Report
+
+#: How far (in trophic levels) a card's nearest printed role may sit from its network level.
+LEVEL_TOLERANCE = 1.5
 
 
 def check_food_webs(deck: EcologiesDeck, source: DeckSource, report: Report) -> None:
@@ -12,6 +20,15 @@ def check_food_webs(deck: EcologiesDeck, source: DeckSource, report: Report) -> 
     organisms = {o.id: o for o in deck.organisms}
     for organism in organisms.values():
         _check_links(organism, organisms, source, report)
+        _check_roles(organism, organisms, source, report)
+    if not report.ok:
+        return  # playability and health mean little while the links disagree
+    _check_playable(deck, source, report)
+    _check_healthy(deck, source, report)
+    _warn_uneaten_producers(deck, source, report)
+    _warn_single_card_roles(deck, source, report)
+    _warn_trophic_levels(deck, source, report)
+    _warn_vp_order(deck, source, report)
 
 
 def _check_links(organism: Organism, organisms: dict[str, Organism], source: DeckSource, report: Report) -> None:
@@ -31,7 +48,91 @@ def _check_links(organism: Organism, organisms: dict[str, Organism], source: Dec
                          f"lists '{predator_id}' in eaten_by, but '{predator_id}' does not eat it",
                          location=source.locate(organism.id, "eaten_by", i), card=organism.id,
                          hint=f"add {organism.id} to eats of {predator_id}, or remove it from eaten_by")
+
+
+def _check_roles(organism: Organism, organisms: dict[str, Organism], source: DeckSource, report: Report) -> None:
+    """Each printed role has food of the right level in a shared biome (SD eats everything)."""
     if organism.roles == ("P",) and organism.eats:
         report.error("producer-eats", "a producer eats nothing, but this card lists prey",
                      location=source.locate(organism.id, "eats"), card=organism.id,
                      hint="remove the eats entries or give the card a consumer role")
+    for index, role in enumerate(organism.roles):
+        needed = prey_roles(role)
+        if not needed:
+            continue
+        food = [p for p in organism.eats
+                if set(organisms[p].roles) & set(needed) and set(organisms[p].biomes) & set(organism.biomes)]
+        if not food:
+            report.error("role-without-food",
+                         f"can act as {role} but eats no card that can act as {' or '.join(needed)} in a shared biome",
+                         location=source.locate(organism.id, "roles", index), card=organism.id,
+                         hint=f"add such prey to eats, or remove {role} from roles")
+
+
+def _check_playable(deck: EcologiesDeck, source: DeckSource, report: Report) -> None:
+    fed = {code: feedable(deck, code) for code in deck.biome_codes}
+    for organism in deck.organisms:
+        if not any((organism.id, role) in fed[code] for code in organism.biomes for role in organism.roles):
+            report.error("unplayable",
+                         f"no role of this card can be fed in {' or '.join(organism.biomes)}: "
+                         "no chain of its prey leads down to a producer there",
+                         location=source.locate(organism.id, "roles"), card=organism.id)
+
+
+def _check_healthy(deck: EcologiesDeck, source: DeckSource, report: Report) -> None:
+    for biome in deck.biomes:
+        if find_witness(deck, biome.code) is None:
+            report.error("unhealthy-biome", f"{biome.code} can never be healthy: {why_unhealthy(deck, biome.code)}",
+                         location=source.locate(biome.id, "code"), card=biome.id,
+                         hint="`cardtool foodweb DECK --biome " + biome.code + "` shows its web")
+
+
+def _warn_uneaten_producers(deck: EcologiesDeck, source: DeckSource, report: Report) -> None:
+    for organism in deck.organisms:
+        if "P" in organism.roles and not organism.eaten_by:
+            report.warning("uneaten-producer", "a producer that nothing eats: it can never support a C1",
+                           location=source.locate(organism.id, "eaten_by"), card=organism.id)
+
+
+def _warn_single_card_roles(deck: EcologiesDeck, source: DeckSource, report: Report) -> None:
+    for biome in deck.biomes:
+        cands = candidates(deck, biome.code)
+        for role in HEALTHY_ROLES:
+            if len(cands[role]) == 1:
+                only = cands[role][0]
+                report.warning("single-card-role",
+                               f"in {biome.code}, only '{only}' can act as {role}: every healthy "
+                               f"{biome.name} web depends on that one card",
+                               location=source.locate(biome.id, "code"), card=biome.id)
+
+
+def _warn_trophic_levels(deck: EcologiesDeck, source: DeckSource, report: Report) -> None:
+    levels = trophic_levels(deck)
+    for organism in deck.organisms:
+        printed = [ROLE_LEVEL[r] for r in organism.roles if r != "SD"]
+        if organism.id not in levels or not printed:
+            continue
+        level = levels[organism.id]
+        if min(abs(p - level) for p in printed) > LEVEL_TOLERANCE:
+            report.warning("trophic-level-mismatch",
+                           f"printed roles {'/'.join(organism.roles)} are far from its network trophic level "
+                           f"{level:.1f} (P=1, C1=2, C2=3, C3=4, C4=5)",
+                           location=source.locate(organism.id, "roles"), card=organism.id,
+                           hint="check its eats list, or its roles")
+
+
+def _warn_vp_order(deck: EcologiesDeck, source: DeckSource, report: Report) -> None:
+    by_role: dict[str, list] = defaultdict(list)
+    first: dict[str, str] = {}
+    for organism in deck.organisms:
+        feeding = [r for r in organism.roles if r != "SD"]
+        top = max(feeding, key=ROLE_LEVEL.__getitem__) if feeding else "C1"
+        by_role[top].append(organism.vp)
+        first.setdefault(top, organism.id)
+    averages = [(role, mean(by_role[role])) for role in ROLE_LEVEL if by_role[role]]
+    for (low, low_vp), (high, high_vp) in zip(averages, averages[1:]):
+        if high_vp < low_vp:
+            report.warning("vp-not-rising",
+                           f"cards topping out at {high} are worth {float(high_vp):.2f} VP on average, "
+                           f"less than those topping out at {low} ({float(low_vp):.2f})",
+                           location=source.locate(first[high], "vp"), card=first[high])
