@@ -1,0 +1,1 @@
+"""Rendering at the edge: typed contexts in, templates rendered, files written atomically."""

@@ -1,0 +1,110 @@
+"""A biome's food web drawn as it sits on the table: producers at the bottom, C4 at the top."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardtool.games.ecologies.model import ROW_OF_ROLE, EcologiesDeck
+from cardtool.games.ecologies.webs import find_witness, organisms_in, table_row, trophic_levels
+from cardtool.render.environment import render
+
+BOX_W, BOX_H, GAP_X, GAP_Y, MARGIN_L, MARGIN_T = 136, 48, 14, 46, 90, 70
+ROW_LABELS = ("P", "C1 / SD", "C2", "C3", "C4")
+
+
+@dataclass(frozen=True)
+class Box:
+    """One organism card on the picture."""
+
+    id: str
+    lines: tuple[str, ...]
+    roles: str
+    x: float
+    y: float
+    witness_role: str | None
+    is_biome: bool = False
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """Prey to predator."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    highlighted: bool
+
+
+@dataclass(frozen=True)
+class FoodWebPicture:
+    """The typed context of templates/ecologies/foodweb.svg.j2."""
+
+    title: str
+    colour: str
+    width: int
+    height: int
+    rows: tuple[tuple[str, float], ...]  # (label, y of the row's middle)
+    boxes: tuple[Box, ...]
+    arrows: tuple[Arrow, ...]
+    box_w: int = BOX_W
+    box_h: int = BOX_H
+
+
+def _wrap(name: str, width: int = 18) -> tuple[str, ...]:
+    words, lines, line = name.split(), [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    lines.append(line)
+    return tuple(lines[:2]) if len(lines) <= 2 else (lines[0], " ".join(lines[1:])[: width - 1] + "…")
+
+
+def picture(deck: EcologiesDeck, code: str) -> FoodWebPicture:
+    """Lay out the web of one biome in table rows (each card in the row of its usual role)."""
+    biome = deck.biome(code)
+    living = organisms_in(deck, code)
+    levels = trophic_levels(deck, code)
+    witness = find_witness(deck, code) or {}
+    role_of_witness = {oid: role for role, oid in witness.items()}
+    rows: dict[int, list[str]] = {r: [] for r in range(len(ROW_LABELS))}
+    rows[0].append(biome.id)  # the biome card starts the bottom row, beside the producers
+    for oid, organism in living.items():
+        role = role_of_witness.get(oid) or table_row(organism, levels)
+        rows[ROW_OF_ROLE[role]].append(oid)
+    widest = max(len(ids) for ids in rows.values()) or 1
+    width = MARGIN_L + widest * (BOX_W + GAP_X) + 20
+    height = MARGIN_T + len(ROW_LABELS) * (BOX_H + GAP_Y) + 20
+    place: dict[str, tuple[float, float]] = {}
+    boxes = []
+    for row, ids in rows.items():
+        y = MARGIN_T + (len(ROW_LABELS) - 1 - row) * (BOX_H + GAP_Y)
+        offset = MARGIN_L + (widest - len(ids)) * (BOX_W + GAP_X) / 2
+        for i, oid in enumerate(ids):
+            x = offset + i * (BOX_W + GAP_X)
+            place[oid] = (x, y)
+            if oid == biome.id:
+                boxes.append(Box(oid, _wrap(biome.name), "biome", x, y, None, is_biome=True))
+                continue
+            organism = living[oid]
+            boxes.append(Box(oid, _wrap(organism.name), " ".join(organism.roles), x, y, role_of_witness.get(oid)))
+    arrows = []
+    for oid, organism in living.items():
+        for prey in organism.eats:
+            if prey not in place:
+                continue
+            (px, py), (x, y) = place[prey], place[oid]
+            upward = py > y
+            arrows.append(Arrow(px + BOX_W / 2, py if upward else py + BOX_H, x + BOX_W / 2, y + BOX_H if upward else y,
+                                oid in role_of_witness and prey in role_of_witness))
+    row_labels = tuple((label, MARGIN_T + (len(ROW_LABELS) - 1 - r) * (BOX_H + GAP_Y) + BOX_H / 2)
+                       for r, label in enumerate(ROW_LABELS))
+    title = f"{biome.code} {biome.name}: {len(living)} organisms" + ("" if witness else " (cannot be healthy)")
+    return FoodWebPicture(title, biome.colour, int(width), int(height), row_labels, tuple(boxes), tuple(arrows))
+
+
+def render_svg(deck: EcologiesDeck, code: str) -> str:
+    return render("ecologies/foodweb.svg.j2", web=picture(deck, code))
