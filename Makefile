@@ -22,6 +22,10 @@ demo: venv
 	  echo "== $$deck"; \
 	  $(BIN)/cardtool validate $$deck || exit 1; \
 	  $(BIN)/cardtool info $$deck || exit 1; \
+	  if grep -q '^game: ecologies' $$deck/deck.yaml; then \
+	    $(BIN)/cardtool foodweb $$deck || exit 1; \
+	    $(BIN)/cardtool foodweb $$deck --format svg || exit 1; \
+	  fi; \
 	done
 
 # pytest exits 5 when it collected no test: that is a failure here too.

@@ -84,3 +84,18 @@ def test_every_issue_code_is_documented():
     for file in (ROOT / "cardtool").rglob("*.py"):
         used |= set(re.findall(r"""\.(?:error|warning)\(\s*["']([a-z-]+)["']""", file.read_text()))
     assert used - documented == set()
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c.NAME)
+def test_readme_documents_every_option(command):
+    """Like Squib's docs check: a command's options and its README section must agree."""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    command.add_arguments(parser)
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split(f"### `cardtool {command.NAME}", 1)[1].split("\n### ", 1)[0]
+    options = {opt for action in parser._actions for opt in action.option_strings
+               if opt.startswith("--") and opt != "--help"}
+    missing = {opt for opt in options if opt not in section}
+    assert not missing, f"README section of {command.NAME} does not mention {missing}"
