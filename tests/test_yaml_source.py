@@ -52,3 +52,20 @@ def test_byte_order_mark_is_accepted(tmp_path):
 def test_multiple_documents_are_a_syntax_error(tmp_path):
     doc, report = _load(tmp_path, "a: 1\n---\nb: 2\n")
     assert doc is None and report.errors[0].code == "yaml-syntax"
+
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.binary(max_size=300) | st.text(alphabet="ab:-[]{}&*!#'\"\n \t|>?,%@`1.", max_size=200).map(str.encode))
+def test_any_bytes_load_or_report_never_raise(tmp_path, raw):
+    """Whatever is in a file, loading gives data or located errors, never an exception."""
+    file = tmp_path / "fuzz.yaml"
+    file.write_bytes(raw)
+    report = Report()
+    doc = load_yaml(file, report)
+    assert doc is not None or report.errors  # no data without saying why
+    for issue in report.errors:
+        assert issue.location is not None and issue.location.file == file
