@@ -3,20 +3,30 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
 
 from cardtool.deck.source import DeckSource
+from cardtool.games.symbiosis.bots import BOTS
+from cardtool.games.symbiosis.engine import SymbiosisGame
+from cardtool.games.symbiosis.layout import MODES
 from cardtool.games.symbiosis.model import Animal, Scoring, Season, SymbiosisCard, SymbiosisDeck
+from cardtool.games.symbiosis.position import load_position
+from cardtool.games.symbiosis.table import CardTable
+from cardtool.games.symbiosis.text import PositionReport, SymbiosisText
 from cardtool.report import Report
 from cardtool.suggest import did_you_mean
 
 
 class SymbiosisPlugin:
-    """The Symbiosis game as the deck tools see it."""
+    """The Symbiosis game as the deck tools and `cardtool play` see it."""
 
     name = "symbiosis"
     title = "Symbiosis"
     card_schema = "symbiosis/cards.schema.json"
     default_kind = "card"
+    modes = tuple(MODES)
+    bots = BOTS
 
     def check_source(self, source: DeckSource, report: Report) -> None:
         seasons = self._defined(source, "seasons", report)
@@ -61,7 +71,23 @@ class SymbiosisPlugin:
         return SymbiosisDeck(manifest=source.manifest, cards=tuple(cards), seasons=seasons, animals=animals)
 
     def check_deck(self, deck: SymbiosisDeck, source: DeckSource, report: Report) -> None:
-        """Nothing beyond references yet: table-size checks come with the game engine."""
+        """Warnings for a deck too small to play and for variable cards that can never score."""
+        playable = [name for name, mode in MODES.items() if mode.players(deck.size)]
+        if not playable:
+            report.warning("table-size", f"{deck.size} cards are too few for any Symbiosis game",
+                           location=source.manifest_doc.locate(("cards",)),
+                           hint=f"a Duel needs {MODES['duel'].cards_needed(2)} cards, a 4-player game "
+                                f"{MODES['standard'].cards_needed(4)}")
+        shown = {("animal", c.animal) for c in deck.cards} | {("season", c.season) for c in deck.cards}
+        for card in deck.cards:
+            rule = card.scoring
+            if rule.variable:
+                kind = "animal" if rule.rule == "per_animal" else "season"
+                if (kind, getattr(rule, kind)) not in shown:
+                    report.warning("never-scores", f"no card shows the {kind} '{getattr(rule, kind)}' "
+                                   f"this card counts, so it always scores 0",
+                                   location=source.locate(card.id, "scoring", kind), card=card.id,
+                                   path=source.cards[card.id].path + ("scoring", kind))
 
     def composition(self, deck: SymbiosisDeck) -> list[tuple[str, dict[str, int]]]:
         animals: Counter = Counter({a.name: 0 for a in deck.animals})
@@ -73,6 +99,23 @@ class SymbiosisPlugin:
             rules[card.scoring.rule] += card.count
         return [("cards", {"card": deck.size}), ("cards by Animal", dict(animals)),
                 ("cards by Season", dict(seasons)), ("cards by scoring rule", dict(rules))]
+
+    # -- cardtool play (cardtool.games.plugin.PlayableGame)
+
+    def players_for(self, deck: SymbiosisDeck, mode: str) -> range:
+        return MODES[mode].players(deck.size)
+
+    def new_game(self, deck: SymbiosisDeck, players: int, mode: str, seed: int) -> SymbiosisGame:
+        return SymbiosisGame(deck, players, mode, seed)
+
+    def text(self, game: SymbiosisGame, names: Sequence[str]) -> SymbiosisText:
+        return SymbiosisText(game, names)
+
+    # -- cardtool score (cardtool.games.plugin.ScoresPositions)
+
+    def score_position(self, deck: SymbiosisDeck, file: Path) -> PositionReport:
+        table = CardTable.of(deck)
+        return PositionReport(table, load_position(file, table), str(file))
 
 
 PLUGIN = SymbiosisPlugin()

@@ -1,0 +1,55 @@
+"""A person at the terminal, as a bot: shows the observation and asks for numbered choices.
+
+A game describes each action as a short tuple of parts (e.g. which card, where, what to flip); the
+person picks the first part among numbered options, then the next among those left, so a choice among
+eighty actions is a few short menus. Parts with a single option are taken without asking.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from cardtool.engine.protocol import Action
+from cardtool.errors import UsageError
+
+
+class HumanPlayer:
+    """Chooses by reading numbers from stdin; 'q' stops the game."""
+
+    name = "human"
+
+    def __init__(self, show: Callable[[Any], str], parts: Callable[[Any, Action], tuple[str, ...]],
+                 stdin: TextIO | None = None, stdout: TextIO | None = None):
+        self.show, self.parts = show, parts
+        self.stdin, self.stdout = stdin, stdout
+
+    def choose(self, observation: Any, legal: Sequence[Action], rng: random.Random) -> Action:
+        out = self.stdout or sys.stdout
+        print(self.show(observation), file=out)
+        remaining = [(self.parts(observation, action), action) for action in legal]
+        depth = 0
+        while len(remaining) > 1:
+            options = list(dict.fromkeys(parts[depth] for parts, _ in remaining if len(parts) > depth))
+            if len(options) > 1:
+                picked = options[self._ask(options, out)]
+                remaining = [(parts, a) for parts, a in remaining if len(parts) > depth and parts[depth] == picked]
+            depth += 1
+        return remaining[0][1]
+
+    def _ask(self, options: list[str], out: TextIO) -> int:
+        for number, option in enumerate(options, 1):
+            print(f"  {number:>2}) {option}", file=out)
+        while True:
+            print(f"choose 1-{len(options)} (q to quit): ", end="", file=out, flush=True)
+            line = (self.stdin or sys.stdin).readline()
+            if not line:
+                raise UsageError("the input ended before the game did")
+            text = line.strip().lower()
+            if text in ("q", "quit"):
+                raise KeyboardInterrupt
+            if text.isdigit() and 1 <= int(text) <= len(options):
+                return int(text) - 1
+            print(f"  '{line.strip()}' is not one of the choices", file=out)

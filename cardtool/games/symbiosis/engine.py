@@ -1,0 +1,231 @@
+"""The Symbiosis turn engine: a Game of static facts, a small State, and what each seat may see.
+
+Deal: `random.Random(seed)` shuffles the deck once; each seat gets a pond of eight face down except
+slot START_FACE_UP, the River gets its cards (in Duel the last four face down) and any cards left over
+stay in the box, unseen. The deal is the only chance event, so a game is its seed plus its actions.
+
+A turn is a Swap: a River card goes face up into a pond slot and the pond card goes face up into the
+River slot; when the replaced pond card was already face up, another hidden pond card is flipped too.
+Each turn so reveals one pond card, and after seven turns each every card is face up. Nobody knows a
+face-down card, its owner included, so observations hold only face-up cards.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cardtool.errors import UsageError
+from cardtool.games.symbiosis import scoring
+from cardtool.games.symbiosis.layout import MODES, POND, SLOT_NAMES, START_FACE_UP, TURNS, Mode
+from cardtool.games.symbiosis.model import SymbiosisDeck
+from cardtool.games.symbiosis.table import CardTable
+from cardtool.suggest import did_you_mean
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Take the card at River slot `river` into pond slot `pond`; `flip` is the hidden pond slot turned up
+    when the replaced card was face up (None when it was face down)."""
+
+    river: int
+    pond: int
+    flip: int | None = None
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a seat may know: every face-up card (card numbers), None where a card lies face down."""
+
+    seat: int
+    mode: str
+    players: int
+    turn: int
+    current_player: int
+    ponds: tuple[int | None, ...]  # seat * 8 + slot
+    river: tuple[int | None, ...]
+
+    def pond(self, seat: int) -> tuple[int | None, ...]:
+        return self.ponds[seat * POND:(seat + 1) * POND]
+
+
+class SymbiosisGame:
+    """Static facts of one game: the deck, the seats, the mode, the seed, and what each column counts."""
+
+    def __init__(self, deck: SymbiosisDeck | CardTable, players: int, mode: str = "standard", seed: int = 0):
+        self.table = deck if isinstance(deck, CardTable) else CardTable.of(deck)
+        if mode not in MODES:
+            hint = did_you_mean(mode, MODES)
+            raise UsageError(f"unknown Symbiosis mode '{mode}'" + (f"; {hint}" if hint else "")
+                             + f" (modes: {', '.join(MODES)})")
+        self.rules: Mode = MODES[mode]
+        allowed = self.rules.players(sum(self.table.copies))
+        if players not in allowed:
+            raise UsageError(players_error(self.rules, players, allowed, sum(self.table.copies)))
+        self.players, self.mode, self.seed = players, mode, seed
+        self.faces = self.rules.faces(players)
+        self.teams = self.rules.teams(players)
+        self.river_size = self.rules.river_size
+        self.end_turn = TURNS * players
+        # Every action there can be, made once: legal_actions hands out these same objects.
+        self._swaps = [[[Swap(r, p, f) for f in [*range(POND), None]] for p in range(POND)]
+                       for r in range(self.river_size)]
+
+    def swap(self, river: int, pond: int, flip: int | None = None) -> Swap:
+        return self._swaps[river][pond][POND if flip is None else flip]
+
+    def new_initial_state(self) -> "SymbiosisState":
+        cards = self.table.physical()
+        random.Random(self.seed).shuffle(cards)
+        dealt = self.players * POND
+        up = tuple(slot % POND == START_FACE_UP for slot in range(dealt))
+        shown = self.river_size - self.rules.river_hidden
+        river_up = tuple(slot < shown for slot in range(self.river_size))
+        return SymbiosisState(self, cards[:dealt], up, cards[dealt:dealt + self.river_size], river_up,
+                              tuple(cards[dealt + self.river_size:]), 0, [])
+
+    def sample_state(self, observation: Observation, rng: random.Random) -> "SymbiosisState":
+        """A full state showing what the observation shows, every face-down card dealt at random."""
+        unseen = self.unseen(observation)
+        rng.shuffle(unseen)
+        ponds = list(observation.ponds)
+        river = list(observation.river)
+        for zone in (ponds, river):
+            for slot, card in enumerate(zone):
+                if card is None:
+                    zone[slot] = unseen.pop()
+        return SymbiosisState(self, ponds, tuple(c is not None for c in observation.ponds), river,
+                              tuple(c is not None for c in observation.river), tuple(unseen),
+                              observation.turn, [])
+
+    def unseen(self, observation: Observation) -> list[int]:
+        """Card numbers, one per copy, of every card the observation does not show (face down or boxed)."""
+        left = list(self.table.copies)
+        for card in observation.ponds + observation.river:
+            if card is not None:
+                left[card] -= 1
+        return [number for number, count in enumerate(left) for _ in range(count)]
+
+
+def players_error(rules: Mode, players: int, allowed: range, deck_size: int) -> str:
+    """Why a mode cannot seat this many players with this deck."""
+    if not allowed:
+        return (f"the {rules.name} mode cannot be played with this {deck_size}-card deck "
+                f"(it needs at least {rules.cards_needed(rules.min_players)} cards)")
+    counts = str(allowed.start) if len(allowed) == 1 else f"{allowed.start} to {allowed[-1]}"
+    return f"the {rules.name} mode is for {counts} players with this {deck_size}-card deck, not {players}"
+
+
+class SymbiosisState:
+    """A game in progress: card numbers in ponds (flat, seat * 8 + slot) and the River, face-up flags."""
+
+    __slots__ = ("game", "ponds", "up", "river", "river_up", "box", "turn", "_history")
+
+    def __init__(self, game: SymbiosisGame, ponds: list[int], up: tuple[bool, ...], river: list[int],
+                 river_up: tuple[bool, ...], box: tuple[int, ...], turn: int, history: list[Swap]):
+        self.game = game
+        self.ponds, self.up = ponds, up
+        self.river, self.river_up = river, river_up
+        self.box = box  # cards not dealt (fewer than four players): never seen
+        self.turn = turn
+        self._history = history
+
+    @property
+    def current_player(self) -> int:
+        return -1 if self.turn >= self.game.end_turn else self.turn % self.game.players
+
+    @property
+    def history(self) -> Sequence[Swap]:
+        return tuple(self._history)
+
+    def is_over(self) -> bool:
+        return self.turn >= self.game.end_turn
+
+    def pond(self, seat: int) -> list[int]:
+        return self.ponds[seat * POND:(seat + 1) * POND]
+
+    def hidden_slots(self, seat: int) -> list[int]:
+        base = seat * POND
+        return [slot for slot in range(POND) if not self.up[base + slot]]
+
+    def legal_actions(self) -> list[Swap]:
+        seat = self.current_player
+        if seat < 0:
+            return []
+        base = seat * POND
+        up = self.up
+        hidden = [slot for slot in range(POND) if not up[base + slot]]
+        # Outside Duel every River card is face up; in Duel any of the eight may be taken.
+        actions = []
+        for by_pond in self.game._swaps:
+            for slot in range(POND):
+                if up[base + slot]:
+                    actions.extend(by_pond[slot][flip] for flip in hidden)
+                else:
+                    actions.append(by_pond[slot][POND])
+        return actions
+
+    def apply(self, action: Swap) -> None:
+        """Swap as the action says, trusting it is legal (see cardtool.engine.protocol.apply_checked)."""
+        slot = self.current_player * POND + action.pond
+        self.ponds[slot], self.river[action.river] = self.river[action.river], self.ponds[slot]
+        up = list(self.up)
+        up[slot] = True
+        if action.flip is not None:
+            up[slot - action.pond + action.flip] = True
+        self.up = tuple(up)
+        if not self.river_up[action.river]:
+            self.river_up = self.river_up[:action.river] + (True,) + self.river_up[action.river + 1:]
+        self.turn += 1
+        self._history.append(action)
+        if self.turn >= self.game.end_turn:
+            self.river_up = (True,) * len(self.river)  # Duel: the River's hidden cards are flipped
+
+    def pond_scores(self) -> list[int]:
+        """Each seat's own pond total."""
+        game = self.game
+        ponds = [self.pond(seat) for seat in range(game.players)]
+        return scoring.totals(game.table, ponds, game.faces, self.river)
+
+    def scores(self) -> list[int]:
+        """Each seat's score: its team's total (in standard and Duel, its own pond)."""
+        game = self.game
+        by_team = scoring.team_totals(self.pond_scores(), game.teams)
+        result = [0] * game.players
+        for team, total in zip(game.teams, by_team):
+            for seat in team:
+                result[seat] = total
+        return result
+
+    def winners(self) -> list[int]:
+        return scoring.winners(self.pond_scores(), self.game.teams) if self.is_over() else []
+
+    def breakdown(self) -> tuple[scoring.PondScore, ...]:
+        """Every pond scored per column and per card (all cards counted, face up or not)."""
+        game = self.game
+        return scoring.score_table(game.table, [self.pond(s) for s in range(game.players)], game.faces, self.river)
+
+    def observation(self, player: int) -> Observation:
+        return Observation(
+            seat=player, mode=self.game.mode, players=self.game.players, turn=self.turn,
+            current_player=self.current_player,
+            ponds=tuple(card if shown else None for card, shown in zip(self.ponds, self.up)),
+            river=tuple(card if shown else None for card, shown in zip(self.river, self.river_up)))
+
+    def clone(self) -> "SymbiosisState":
+        return SymbiosisState(self.game, self.ponds[:], self.up, self.river[:], self.river_up, self.box,
+                              self.turn, self._history[:])
+
+    def describe(self, action: Swap) -> str:
+        """The action as the table sees it before it happens (face-down cards stay unnamed)."""
+        table = self.game.table
+        taken = (table.cards[self.river[action.river]].name if self.river_up[action.river]
+                 else "a face-down card")
+        slot = self.current_player * POND + action.pond
+        replaced = (f"face-up {table.cards[self.ponds[slot]].name}" if self.up[slot] else "the face-down card")
+        text = (f"take {taken} from River slot {action.river + 1} and swap it with {replaced} "
+                f"at {SLOT_NAMES[action.pond]}")
+        if action.flip is not None:
+            text += f", flipping {SLOT_NAMES[action.flip]}"
+        return text
