@@ -11,6 +11,7 @@ from pathlib import Path
 class Severity(str, Enum):
     ERROR = "error"
     WARNING = "warning"
+    NOTE = "note"  # worth saying, never a failure (e.g. an expansion's override)
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,9 @@ class Report:
     def warning(self, code: str, message: str, **where) -> None:
         self.add(Issue(Severity.WARNING, code, message, **where))
 
+    def note(self, code: str, message: str, **where) -> None:
+        self.add(Issue(Severity.NOTE, code, message, **where))
+
     def extend(self, other: "Report") -> None:
         self.issues.extend(other.issues)
 
@@ -87,6 +91,10 @@ class Report:
     @property
     def warnings(self) -> list[Issue]:
         return [i for i in self.issues if i.severity is Severity.WARNING]
+
+    @property
+    def notes(self) -> list[Issue]:
+        return [i for i in self.issues if i.severity is Severity.NOTE]
 
     @property
     def ok(self) -> bool:

@@ -82,7 +82,7 @@ def test_every_issue_code_is_documented():
     documented = set(re.findall(r"^\| `([a-z-]+)` \|", (ROOT / "docs" / "errors.md").read_text(), re.M))
     used = set()
     for file in (ROOT / "cardtool").rglob("*.py"):
-        used |= set(re.findall(r"""\.(?:error|warning)\(\s*["']([a-z-]+)["']""", file.read_text()))
+        used |= set(re.findall(r"""\.(?:error|warning|note)\(\s*["']([a-z-]+)["']""", file.read_text()))
     assert used - documented == set()
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from cardtool.deck.loader import load_deck
+from cardtool.commands.common import add_deck_argument, deck_from
 from cardtool.errors import UsageError
 from cardtool.games.ecologies.model import HEALTHY_ROLES, EcologiesDeck
 from cardtool.games.ecologies.webs import deck_graph, find_witness, metrics, organisms_in, why_unhealthy
@@ -28,7 +28,7 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("deck", metavar="DECK", help="an Ecologies deck folder")
+    add_deck_argument(parser, help="an Ecologies deck folder")
     parser.add_argument("--biome", metavar="CODE", help="only this biome (three-letter code)")
     parser.add_argument("--format", choices=("text", "json", "graphml", "svg"), default="text",
                         help="text (default), json, graphml (to stdout) or svg (one file per biome)")
@@ -37,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    deck = load_deck(args.deck)
+    deck = deck_from(args)
     if not isinstance(deck, EcologiesDeck):
         raise UsageError(f"foodweb works on Ecologies decks; {args.deck} is a {deck.game} deck")
     codes = list(deck.biome_codes)

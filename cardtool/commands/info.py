@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cardtool.deck.loader import load_deck
+from cardtool.commands.common import add_deck_argument, deck_from
 from cardtool.games import GAMES
 
 NAME = "info"
@@ -13,22 +13,31 @@ EXAMPLES = """\
 examples:
   cardtool info decks/ecologies-bizarre-biomes
   cardtool info decks/symbiosis
+  cardtool info decks/frozen-and-deep --standalone
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("deck", metavar="DECK", help="deck folder (or its deck.yaml)")
+    add_deck_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    deck = load_deck(args.deck)
+    deck = deck_from(args)
     manifest = deck.manifest
     game = GAMES[manifest.game]
     print(f"{manifest.name} ({manifest.id}) version {manifest.version}")
     print(f"game: {game.title}")
     if manifest.description:
         print(manifest.description.strip())
+    if deck.bases:
+        own = deck.own_cards()
+        print(f"expansion of {', '.join(deck.bases)}: {sum(c.count for c in own)} cards of its own "
+              f"({len(own)} different), combined with its bases")
+    elif deck.standalone:
+        print("expansion taken alone, without its base decks")
     print(f"{deck.size} cards ({len(deck.cards)} different)")
+    for override in deck.overrides:
+        print(f"override: {override.card}.{override.field} {override.old!r} -> {override.new!r}")
     for title, counts in game.composition(deck):
         print(f"\n{title}:")
         width = max((len(k) for k in counts), default=0)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from cardtool import __version__
-from cardtool.deck.loader import load_deck
+from cardtool.commands.common import add_deck_argument, deck_from
 from cardtool.engine.bots import check_bot_names
 from cardtool.engine.human import HumanPlayer
 from cardtool.engine.playout import action_json, play
@@ -34,7 +34,7 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("deck", metavar="DECK", help="deck folder (or its deck.yaml)")
+    add_deck_argument(parser, help="deck folder (or its deck.yaml)")
     parser.add_argument("--mode", help="how to play, e.g. standard, duel or team for Symbiosis (default: the "
                                        "game's first mode)")
     parser.add_argument("--players", type=int, metavar="N", help="number of seats (default: as many as the "
@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    deck = load_deck(args.deck)
+    deck = deck_from(args)
     plugin = GAMES[deck.game]
     if not isinstance(plugin, PlayableGame):
         raise UsageError(f"cardtool play cannot play {plugin.title} decks yet")

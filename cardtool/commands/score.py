@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from cardtool.deck.loader import load_deck
+from cardtool.commands.common import add_deck_argument, deck_from
 from cardtool.errors import UsageError
 from cardtool.games import GAMES
 from cardtool.games.plugin import ScoresPositions
@@ -21,7 +21,7 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("deck", metavar="DECK", help="deck folder (or its deck.yaml) whose cards the position uses")
+    add_deck_argument(parser, help="deck folder (or its deck.yaml) whose cards the position uses")
     parser.add_argument("position", metavar="POSITION.yaml", help="the table: ponds, mode, neighbours (see "
                                                                   "docs/rules/symbiosis.md)")
     parser.add_argument("--player", action="append", default=[], metavar="NAME",
@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    deck = load_deck(args.deck)
+    deck = deck_from(args)
     plugin = GAMES[deck.game]
     if not isinstance(plugin, ScoresPositions):
         raise UsageError(f"cardtool score does not score {plugin.title} positions")

@@ -15,6 +15,8 @@ examples:
   cardtool validate decks/ecologies-bizarre-biomes
   cardtool validate decks/* --strict          # warnings fail too (for CI)
   cardtool validate decks/symbiosis --format json
+  cardtool validate decks/frozen-and-deep                # an expansion: combined and alone
+  cardtool validate decks/frozen-and-deep --standalone   # only as a stand-alone game
 """
 
 
@@ -22,25 +24,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("decks", nargs="+", metavar="DECK", help="deck folder (or its deck.yaml)")
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
+    parser.add_argument("--standalone", action="store_true",
+                        help="check expansions only as stand-alone games (their own cards alone); "
+                             "by default they are checked combined with their bases, and alone for information")
+
+
+def _checks(deck: str, standalone_only: bool) -> list[tuple[str, Report, bool]]:
+    """(label, report, counts toward the verdict) for each way a deck is checked."""
+    combined = load(deck, standalone=standalone_only)
+    manifest = combined.source.manifest if combined.source else None
+    if manifest is None or not manifest.extends:
+        return [(deck, combined.report, True)]
+    if standalone_only:
+        return [(f"{deck} (alone)", combined.report, True)]
+    alone = load(deck, standalone=True)
+    bases = ", ".join(manifest.extends)
+    return [(f"{deck} (combined with {bases})", combined.report, True),
+            (f"{deck} (alone, for information)", alone.report, False)]
 
 
 def run(args: argparse.Namespace) -> int:
     failed = False
     results = []
     for deck in args.decks:
-        report: Report = load(deck).report
-        bad = bool(report.errors) or (args.strict and bool(report.warnings))
-        failed = failed or bad
-        results.append((deck, report))
-        if args.format == "text":
-            if report.issues:
-                print(report.format())
-            verdict = "FAILED" if bad else "ok"
-            print(f"{deck}: {len(report.errors)} error(s), {len(report.warnings)} warning(s) - {verdict}")
+        for label, report, counts in _checks(deck, args.standalone):
+            bad = bool(report.errors) or (args.strict and bool(report.warnings))
+            failed = failed or (bad and counts)
+            results.append((label, report, bad))
+            if args.format == "text":
+                if report.issues:
+                    print(report.format())
+                verdict = ("FAILED" if counts else "not a stand-alone game") if bad else "ok"
+                print(f"{label}: {len(report.errors)} error(s), {len(report.warnings)} warning(s) - {verdict}")
     if args.format == "json":
         print(json.dumps([
-            {"deck": deck, "ok": not (report.errors or (args.strict and report.warnings)),
-             "errors": len(report.errors), "warnings": len(report.warnings),
+            {"deck": label, "ok": not bad, "errors": len(report.errors), "warnings": len(report.warnings),
              "issues": json.loads(report.to_json())}
-            for deck, report in results], indent=2))
+            for label, report, bad in results], indent=2))
     return 1 if failed else 0

@@ -6,9 +6,11 @@ so one `cardtool validate` shows everything wrong with a deck at once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from types import MappingProxyType
 
+from cardtool.deck import compose
 from cardtool.deck.model import Deck, Manifest
 from cardtool.deck.schema import validate_against
 from cardtool.deck.source import CardEntry, DeckSource, relative
@@ -34,25 +36,67 @@ def manifest_path(deck_path: Path) -> Path:
     return deck_path if deck_path.suffix in (".yaml", ".yml") else deck_path / MANIFEST
 
 
-def load(deck_path: Path, *, deep: bool = True) -> LoadResult:
-    """Read and validate a deck; deep also runs the model-level checks (food webs)."""
+def load(deck_path: Path, *, deep: bool = True, standalone: bool = False) -> LoadResult:
+    """Read and validate a deck; deep also runs the model-level checks (food webs).
+
+    An expansion (a deck that `extends` others) is combined with its bases, or taken alone with
+    `standalone`, its references to base cards then dropped.
+    """
+    return _load(deck_path, deep=deep, standalone=standalone, chain=())
+
+
+def _load(deck_path: Path, *, deep: bool, standalone: bool, chain: tuple[Path, ...]) -> LoadResult:
     from cardtool.games import GAMES
 
     report = Report()
     path = relative(manifest_path(deck_path))
+    own = _read_own(path, report)
+    if own is None:
+        return LoadResult(report)
+    manifest, manifest_doc = own.manifest, own.manifest_doc
+    game = GAMES[manifest.game]
+    if not report.ok:
+        return LoadResult(report, own)
+    source = own
+    if manifest.extends:
+        base = _load_bases(own, report, chain + (path.resolve(),))
+        if not report.ok:
+            return LoadResult(report, own)
+        if standalone:
+            source = compose.standalone(own, base, game.restrict, report)
+        else:
+            source = compose.combine(base, own, manifest_doc, game.card_schema, report, game.restrict, game.link)
+            if not report.ok:
+                return LoadResult(report, source)
+    else:
+        source.origins = {cid: manifest.id for cid in source.cards}
+    game.check_source(source, report)
+    if not report.ok:
+        return LoadResult(report, source)
+    deck = replace(game.build(source), origins=MappingProxyType(dict(source.origins)),
+                   overrides=tuple(source.overrides), bases=tuple(source.bases), standalone=source.standalone)
+    if deep:
+        game.check_deck(deck, source, report)
+    return LoadResult(report, source, deck)
+
+
+def _read_own(path: Path, report: Report) -> DeckSource | None:
+    """The manifest and this deck's own card files, checked against their schemas."""
+    from cardtool.games import GAMES
+
     if not path.parent.is_dir():
         report.error("missing-file", "no such deck folder", location=Location(path.parent))
-        return LoadResult(report)
+        return None
     if not path.is_file():
         report.error("missing-file", f"the deck folder has no {MANIFEST} manifest", location=Location(path),
                      hint="every deck folder starts with a deck.yaml naming its game and card files")
-        return LoadResult(report)
+        return None
     manifest_doc = load_yaml(path, report)
     if manifest_doc is None:
-        return LoadResult(report)
+        return None
     validate_against(manifest_doc, "deck.schema.json", report)
     if not report.ok:
-        return LoadResult(report)
+        return None
     manifest = _manifest(manifest_doc)
     game = GAMES[manifest.game]
     source = DeckSource(manifest, manifest_doc)
@@ -63,20 +107,58 @@ def load(deck_path: Path, *, deep: bool = True) -> LoadResult:
         source.docs.append(doc)
         validate_against(doc, game.card_schema, report)
         _collect_cards(doc, game.default_kind, source, report)
-    if not report.ok:
-        return LoadResult(report, source)
-    game.check_source(source, report)
-    if not report.ok:
-        return LoadResult(report, source)
-    deck = game.build(source)
-    if deep:
-        game.check_deck(deck, source, report)
-    return LoadResult(report, source, deck)
+    return source
 
 
-def load_deck(deck_path: Path) -> Deck:
+def _load_bases(own: DeckSource, report: Report, chain: tuple[Path, ...]) -> DeckSource | None:
+    """The expansion's base decks, each loaded (with its own bases) and merged in order."""
+    manifest, doc = own.manifest, own.manifest_doc
+    merged: DeckSource | None = None
+    for index, ref in enumerate(manifest.extends):
+        where = doc.locate(("extends", index))
+        folder = compose.resolve_base(ref, manifest, report, where)
+        if folder is None:
+            continue
+        base_path = relative(manifest_path(folder))
+        if base_path.resolve() in chain:
+            names = " -> ".join(str(relative(p.parent)) for p in chain + (base_path.resolve(),))
+            report.error("extends-cycle", f"decks extend each other in a cycle: {names}", location=where,
+                         hint="an expansion may extend a base, but a base never extends its expansion")
+            continue
+        result = _load(base_path, deep=False, standalone=False, chain=chain)
+        report.extend(result.report)
+        if not result.report.ok or result.source is None:
+            report.error("base-invalid", f"base deck '{ref}' has errors (listed above); fix it first", location=where)
+            continue
+        base = result.source
+        if base.manifest.game != manifest.game:
+            report.error("game-mismatch", f"base deck '{ref}' is a {base.manifest.game} deck, this one {manifest.game}",
+                         location=where)
+            continue
+        merged = base if merged is None else _merge_bases(merged, base, report)
+    return merged
+
+
+def _merge_bases(first: DeckSource, second: DeckSource, report: Report) -> DeckSource:
+    """Two base decks side by side (a deck extending several); their card ids must not clash."""
+    merged = DeckSource(first.manifest, first.manifest_doc, docs=first.docs + second.docs,
+                        cards=dict(first.cards), origins=dict(first.origins),
+                        overrides=first.overrides + second.overrides,
+                        bases=first.bases + [first.manifest.id] + second.bases)
+    for cid, entry in second.cards.items():
+        if cid in merged.cards and merged.origins.get(cid) != second.origins.get(cid):
+            report.error("duplicate-id", f"card id '{cid}' is defined by two base decks, also at "
+                         f"{merged.cards[cid].locate('id')}", location=entry.locate("id"), card=cid)
+            continue
+        merged.cards.setdefault(cid, entry)
+        merged.origins.setdefault(cid, second.origins[cid])
+    merged.manifest = second.manifest  # the last base names the merged bases in messages
+    return merged
+
+
+def load_deck(deck_path: Path, *, standalone: bool = False) -> Deck:
     """The validated deck, or DeckError carrying the report of why it is not valid."""
-    result = load(deck_path)
+    result = load(deck_path, standalone=standalone)
     if result.deck is None or not result.report.ok:
         raise DeckError(f"deck {deck_path} has errors", result.report)
     return result.deck
@@ -88,7 +170,8 @@ def _manifest(doc: SourceDoc) -> Manifest:
         id=data["id"], name=data["name"], version=data["version"], game=data["game"],
         card_files=tuple(data["cards"]), root=doc.file.parent,
         extends=tuple(data.get("extends", ())), description=data.get("description", ""),
-        authors=tuple(data.get("authors", ())),
+        authors=tuple(data.get("authors", ())), include=data.get("include"), exclude=data.get("exclude"),
+        overrides=tuple(data.get("overrides", ())),
     )
 
 

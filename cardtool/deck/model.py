@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 from cardtool.errors import UnknownCardError
 from cardtool.suggest import did_you_mean
@@ -22,6 +24,23 @@ class Manifest:
     extends: tuple[str, ...] = ()
     description: str = ""
     authors: tuple[str, ...] = ()
+    include: Mapping | None = None  # selector over base cards (expansions)
+    exclude: Mapping | None = None
+    overrides: tuple[Mapping, ...] = ()
+
+    @property
+    def is_expansion(self) -> bool:
+        return bool(self.extends)
+
+
+@dataclass(frozen=True)
+class Override:
+    """One field of a base card changed by an expansion's `overrides:`."""
+
+    card: str
+    field: str
+    old: object
+    new: object
 
 
 @dataclass(frozen=True)
@@ -40,6 +59,15 @@ class Deck:
 
     manifest: Manifest
     cards: tuple[Card, ...]
+    #: Which deck defines each card (card id -> deck id); an expansion's cards and its bases' differ.
+    origins: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    overrides: tuple[Override, ...] = ()
+    bases: tuple[str, ...] = ()  # ids of the base decks this deck was combined with
+    standalone: bool = False  # an expansion taken alone, without its bases
+
+    def own_cards(self) -> tuple[Card, ...]:
+        """The cards this deck defines itself (all of them for a deck that extends nothing)."""
+        return tuple(c for c in self.cards if self.origins.get(c.id, self.manifest.id) == self.manifest.id)
 
     @property
     def game(self) -> str:

@@ -19,8 +19,12 @@ class CardEntry:
     data: dict
     doc: SourceDoc
     path: tuple  # ("cards", index) inside doc
+    #: Fields an expansion overrides, located at the override that set them.
+    moved: dict = field(default_factory=dict)
 
     def locate(self, *fields, key: bool = False) -> Location:
+        if fields and fields[0] in self.moved:
+            return self.moved[fields[0]]
         return self.doc.locate(self.path + tuple(fields), key=key)
 
 
@@ -32,6 +36,10 @@ class DeckSource:
     manifest_doc: SourceDoc
     docs: list[SourceDoc] = field(default_factory=list)
     cards: dict[str, CardEntry] = field(default_factory=dict)
+    origins: dict[str, str] = field(default_factory=dict)  # card id -> id of the deck defining it
+    overrides: list = field(default_factory=list)  # Override records, in the order applied
+    bases: list[str] = field(default_factory=list)
+    standalone: bool = False
 
     def locate(self, card_id: str, *fields, key: bool = False) -> Location:
         entry = self.cards.get(card_id)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from cardtool.deck.model import Deck
-from cardtool.deck.source import DeckSource
+from cardtool.deck.source import CardEntry, DeckSource
 from cardtool.engine.bots import BotFactory
 from cardtool.engine.protocol import Action, Game, State
 from cardtool.report import Report
@@ -23,6 +23,12 @@ class GamePlugin(Protocol):
 
     def check_source(self, source: DeckSource, report: Report) -> None:
         """Cross-card checks on schema-valid data (references, counts), as located issues."""
+
+    def restrict(self, source: DeckSource, dropped: Mapping[str, CardEntry], report: Report) -> None:
+        """Drop references to cards an expansion leaves out (or to base cards, taken alone)."""
+
+    def link(self, source: DeckSource, added: set[str]) -> None:
+        """Complete links that an expansion's added cards declare to base cards."""
 
     def build(self, source: DeckSource) -> Deck:
         """The frozen deck model; called only when the source has no errors."""

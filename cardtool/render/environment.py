@@ -16,7 +16,8 @@ from cardtool.resources import templates_dir
 def environment() -> Environment:
     return Environment(
         loader=FileSystemLoader(str(templates_dir())),
-        autoescape=select_autoescape(["html", "svg", "xml", "j2"]),
+        # Markup is escaped; YAML scaffolds (*.yaml.j2) are written as they are.
+        autoescape=select_autoescape(["html", "svg", "xml", "html.j2", "svg.j2", "xml.j2"]),
         undefined=StrictUndefined,  # a missing context field is a bug to see, not blank output
         trim_blocks=True,
         lstrip_blocks=True,

@@ -7,6 +7,7 @@ from collections import Counter
 from cardtool.deck.source import DeckSource
 from cardtool.games.ecologies.build import build
 from cardtool.games.ecologies.effect_rules import check_effects
+from cardtool.games.ecologies import links
 from cardtool.games.ecologies.model import ROLES, EcologiesDeck, Organism
 from cardtool.games.ecologies.references import check_references
 from cardtool.report import Report
@@ -23,6 +24,12 @@ class EcologiesPlugin:
     def check_source(self, source: DeckSource, report: Report) -> None:
         check_references(source, report)
         check_effects(source, report)
+
+    def restrict(self, source: DeckSource, dropped, report: Report) -> None:
+        links.restrict(source, dropped, report)
+
+    def link(self, source: DeckSource, added: set[str]) -> None:
+        links.link(source, added)
 
     def build(self, source: DeckSource) -> EcologiesDeck:
         return build(source)

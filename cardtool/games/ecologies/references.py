@@ -19,6 +19,11 @@ def check_references(source: DeckSource, report: Report) -> None:
                          hint="one biome card per biome; give it a count for its copies")
         else:
             biome_codes[code] = entry.id
+    if not biome_codes:
+        where = "taken alone, this expansion" if source.standalone else "this deck"
+        report.error("no-biome", f"{where} has no biome card, so no ecology can be started",
+                     location=source.manifest_doc.locate(("cards",)),
+                     hint="add a biome card (kind: biome), or play it combined with its base deck")
     organisms = {cid for cid, e in source.cards.items() if e.kind == "organism"}
     for entry in source.cards.values():
         if entry.kind == "organism":

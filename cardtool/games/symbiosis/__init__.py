@@ -58,6 +58,12 @@ class SymbiosisPlugin:
                     ids[item["id"]] = where
         return set(ids)
 
+    def restrict(self, source: DeckSource, dropped, report: Report) -> None:
+        """Symbiosis cards name Animals and Seasons, never other cards: nothing to drop."""
+
+    def link(self, source: DeckSource, added: set[str]) -> None:
+        """Symbiosis cards do not link to each other: nothing to complete."""
+
     def build(self, source: DeckSource) -> SymbiosisDeck:
         seasons = tuple(Season(**item) for _, items in source.sections("seasons") for item in items)
         animals = tuple(Animal(**item) for _, items in source.sections("animals") for item in items)

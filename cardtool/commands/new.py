@@ -1,0 +1,45 @@
+"""`cardtool new`: scaffold a deck or an expansion that validates at once."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from cardtool.deck.scaffold import new_deck, new_expansion
+from cardtool.errors import UsageError
+
+NAME = "new"
+HELP = "create a new deck or expansion folder, valid and commented, to start designing from"
+EXAMPLES = """\
+examples:
+  cardtool new deck "River Rats" --game ecologies          # writes decks/river-rats/
+  cardtool new deck "Pond Party" --game symbiosis --dir my-decks
+  cardtool new expansion "Frozen and Deep" --base decks/ecologies-bizarre-biomes
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("what", choices=("deck", "expansion"), help="a new deck, or an expansion of a base deck")
+    parser.add_argument("name", metavar="NAME", help="the deck's name; its id and folder are made from it")
+    parser.add_argument("--game", choices=("ecologies", "symbiosis"), help="for a new deck: the game it plays")
+    parser.add_argument("--base", metavar="DECK", help="for an expansion: the base deck folder it extends")
+    parser.add_argument("--dir", metavar="DIR", type=Path, default=Path("decks"),
+                        help="where to create the deck folder (default decks/)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.what == "deck":
+        if not args.game:
+            raise UsageError("a new deck needs --game ecologies or --game symbiosis")
+        folder = new_deck(args.name, args.game, args.dir)
+    else:
+        if not args.base:
+            raise UsageError("a new expansion needs --base DECK, the deck it extends")
+        folder = new_expansion(args.name, Path(args.base), args.dir)
+    print(f"created {folder}/")
+    for file in sorted(folder.iterdir()):
+        print(f"  {file.name}")
+    print(f"next: edit the files (start with the comments at their top), then run\n"
+          f"  cardtool validate {folder}\n  cardtool info {folder}")
+    return 0
+

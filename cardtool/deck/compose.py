@@ -1,0 +1,138 @@
+"""Expansions: a deck that `extends` base decks, choosing which base cards to keep and overriding some.
+
+The combined deck is the kept base cards (with overrides applied) followed by the expansion's own.
+Links an expansion declares to base cards are completed on the base side by the game (a base deck
+cannot know its future expansions), and references to cards left out are dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from cardtool.deck.model import Manifest, Override
+from cardtool.deck.schema import validate_against
+from cardtool.deck.source import CardEntry, DeckSource
+from cardtool.deck.yamlsource import SourceDoc, load_yaml
+from cardtool.report import Report
+from cardtool.suggest import did_you_mean
+
+MANIFEST = "deck.yaml"
+
+
+def resolve_base(ref: str, manifest: Manifest, report: Report, where) -> Path | None:
+    """The folder of a base deck named by path (relative to this deck) or by id (beside it)."""
+    folder = (manifest.root / ref)
+    if (folder / MANIFEST).is_file():
+        return folder
+    known = {}
+    for candidate in sorted(manifest.root.parent.glob(f"*/{MANIFEST}")):
+        doc = load_yaml(candidate, Report())
+        if doc is not None and isinstance(doc.data, dict) and isinstance(doc.data.get("id"), str):
+            known[doc.data["id"]] = candidate.parent
+    if ref in known:
+        return known[ref]
+    report.error("unknown-base", f"no base deck '{ref}': not a deck folder, nor the id of a deck beside this one",
+                 location=where, hint=did_you_mean(ref, known) or (f"decks found: {', '.join(known)}" if known else None))
+    return None
+
+
+def selector_matches(selector: Mapping, entry: CardEntry, *, biomes_any: bool) -> bool:
+    """Whether a card matches an include/exclude selector (any listed id, tag, kind or biome)."""
+    data = entry.data
+    if entry.id in selector.get("ids", ()):
+        return True
+    if set(data.get("tags", ())) & set(selector.get("tags", ())):
+        return True
+    if entry.kind in selector.get("kinds", ()):
+        return True
+    codes = set(selector.get("biomes", ()))
+    if codes:
+        if data.get("code") in codes:
+            return True
+        lives = set(data.get("biomes", ()))
+        if lives and (lives & codes if biomes_any else lives <= codes):
+            return True
+    return False
+
+
+def combine(base: DeckSource, own: DeckSource, manifest_doc: SourceDoc, card_schema: str, report: Report,
+            restrict: Callable, link: Callable) -> DeckSource:
+    """The expansion `own` combined with its (already merged) bases."""
+    manifest = own.manifest
+    kept: dict[str, CardEntry] = {}
+    dropped: dict[str, CardEntry] = {}
+    for cid, entry in base.cards.items():
+        keep = manifest.include is None or selector_matches(manifest.include, entry, biomes_any=True)
+        if keep and manifest.exclude is not None and selector_matches(manifest.exclude, entry, biomes_any=False):
+            keep = False
+        if keep:
+            kept[cid] = entry
+        else:
+            dropped[cid] = entry
+    combined = DeckSource(manifest, own.manifest_doc, docs=base.docs + own.docs,
+                          origins={cid: base.origins[cid] for cid in kept}, overrides=list(base.overrides),
+                          bases=base.bases + [base.manifest.id])
+    combined.cards = kept
+    _apply_overrides(combined, base, dropped, manifest_doc, card_schema, report)
+    for cid, entry in own.cards.items():
+        if cid in kept:
+            report.error("duplicate-id", f"card id '{cid}' is already defined by base deck "
+                         f"'{base.origins.get(cid, base.manifest.id)}' at {kept[cid].locate('id')}",
+                         location=entry.locate("id"), card=cid, path=entry.path + ("id",),
+                         hint="to change a base card, list it under overrides: in deck.yaml; "
+                              "to replace it, exclude it first")
+            continue
+        combined.cards[cid] = entry
+        combined.origins[cid] = manifest.id
+    restrict(combined, dropped, report)
+    link(combined, set(own.cards))
+    return combined
+
+
+def standalone(own: DeckSource, base: DeckSource | None, restrict: Callable, report: Report) -> DeckSource:
+    """The expansion's own cards alone, references to base cards dropped."""
+    alone = DeckSource(own.manifest, own.manifest_doc, docs=list(own.docs), cards=dict(own.cards),
+                       origins={cid: own.manifest.id for cid in own.cards}, standalone=True)
+    if base is not None:
+        restrict(alone, {cid: e for cid, e in base.cards.items() if cid not in own.cards}, report)
+    return alone
+
+
+def _apply_overrides(combined: DeckSource, base: DeckSource, dropped: Mapping[str, CardEntry], manifest_doc: SourceDoc,
+                     card_schema: str, report: Report) -> None:
+    for index, override in enumerate(combined.manifest.overrides):
+        where = manifest_doc.locate(("overrides", index, "id"))
+        cid = override["id"]
+        entry = combined.cards.get(cid)
+        if entry is None:
+            if cid in dropped:
+                report.error("unknown-ref", f"override of '{cid}', which include/exclude leave out",
+                             location=where, hint="keep the card, or remove the override")
+            else:
+                report.error("unknown-ref", f"override of unknown base card '{cid}'", location=where,
+                             hint=did_you_mean(cid, combined.cards))
+            continue
+        fields = {k: v for k, v in override.items() if k != "id"}
+        if "kind" in fields:
+            report.error("bad-value", "an override cannot change a card's kind",
+                         location=manifest_doc.locate(("overrides", index, "kind")), card=cid)
+            continue
+        merged = {**entry.data, **fields}
+        # Check the changed card against its schema, reporting at the override that changed it.
+        probe = SourceDoc(manifest_doc.file, {"cards": [merged]})
+        for name in (None, *override):
+            path = ("overrides", index) + ((name,) if name else ())
+            loc = manifest_doc.locate(path)
+            probe.positions[("cards", 0) + path[2:]] = (loc.line, loc.column)
+        before = len(report.errors)
+        validate_against(probe, card_schema, report)
+        if len(report.errors) > before:
+            continue
+        moved = dict(entry.moved)
+        for name, value in fields.items():
+            moved[name] = manifest_doc.locate(("overrides", index, name))
+            combined.overrides.append(Override(cid, name, entry.data.get(name), value))
+            report.note("override", f"{name} of base card '{cid}' overridden: {entry.data.get(name)!r} -> {value!r}",
+                        location=moved[name], card=cid)
+        combined.cards[cid] = CardEntry(cid, entry.kind, merged, entry.doc, entry.path, moved)

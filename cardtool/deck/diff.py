@@ -1,0 +1,169 @@
+"""What changed between two versions of a deck, as a changelog a designer can paste."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import subprocess
+import tarfile
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+from cardtool.deck.model import Card, Deck
+from cardtool.errors import UsageError
+
+_SKIP = {"id", "kind"}
+
+
+@dataclass
+class DeckDiff:
+    """Cards added, removed and changed field by field; for Ecologies, links and healthy witnesses."""
+
+    old: str
+    new: str
+    added: list[Card] = field(default_factory=list)
+    removed: list[Card] = field(default_factory=list)
+    changed: list[tuple[str, list[tuple[str, str, str]]]] = field(default_factory=list)
+    links_gained: list[tuple[str, str]] = field(default_factory=list)  # (prey, predator)
+    links_lost: list[tuple[str, str]] = field(default_factory=list)
+    witnesses: list[tuple[str, dict | None, dict | None]] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.changed or self.links_gained or self.links_lost
+                    or self.witnesses)
+
+
+def show(value: object) -> str:
+    """A field value as a person reads it."""
+    if isinstance(value, Fraction):
+        from cardtool.games.ecologies.model import format_vp
+
+        return format_vp(value)
+    if isinstance(value, tuple):
+        return "[" + ", ".join(show(v) for v in value) + "]"
+    if dataclasses.is_dataclass(value):
+        parts = [f"{f.name}: {show(getattr(value, f.name))}" for f in dataclasses.fields(value)
+                 if getattr(value, f.name) not in (None, (), "", False) and getattr(value, f.name) != f.default]
+        return "{" + ", ".join(parts) + "}"
+    return "" if value is None else str(value)
+
+
+def diff_decks(old: Deck, new: Deck) -> DeckDiff:
+    result = DeckDiff(f"{old.manifest.id} {old.manifest.version}", f"{new.manifest.id} {new.manifest.version}")
+    before = {c.id: c for c in old.cards}
+    after = {c.id: c for c in new.cards}
+    result.added = [c for cid, c in after.items() if cid not in before]
+    result.removed = [c for cid, c in before.items() if cid not in after]
+    for cid, card in after.items():
+        if cid in before:
+            changes = _field_changes(before[cid], card)
+            if changes:
+                result.changed.append((cid, changes))
+    _ecology_changes(old, new, result)
+    return result
+
+
+def _field_changes(old: Card, new: Card) -> list[tuple[str, str, str]]:
+    names = [f.name for f in dataclasses.fields(new) if f.name not in _SKIP]
+    if type(old) is not type(new):
+        return [("kind", old.kind, new.kind)]
+    return [(name, show(getattr(old, name)), show(getattr(new, name))) for name in names
+            if getattr(old, name) != getattr(new, name)]
+
+
+def _ecology_changes(old: Deck, new: Deck, result: DeckDiff) -> None:
+    from cardtool.games.ecologies.model import EcologiesDeck
+    from cardtool.games.ecologies.webs import find_witness
+
+    if not (isinstance(old, EcologiesDeck) and isinstance(new, EcologiesDeck)):
+        return
+    links_old = {(prey, o.id) for o in old.organisms for prey in o.eats}
+    links_new = {(prey, o.id) for o in new.organisms for prey in o.eats}
+    result.links_gained = sorted(links_new - links_old)
+    result.links_lost = sorted(links_old - links_new)
+    for code in dict.fromkeys(old.biome_codes + new.biome_codes):
+        before = find_witness(old, code) if code in old.biome_codes else None
+        after = find_witness(new, code) if code in new.biome_codes else None
+        if before != after:
+            result.witnesses.append((code, before, after))
+
+
+def to_markdown(d: DeckDiff) -> str:
+    lines = [f"## Changes from {d.old} to {d.new}", ""]
+    if d.empty:
+        return "\n".join(lines + ["No changes.", ""])
+    if d.added:
+        lines += ["### Added", ""] + [f"- {c.name} (`{c.id}`, {c.kind}{_copies(c)})" for c in d.added] + [""]
+    if d.removed:
+        lines += ["### Removed", ""] + [f"- {c.name} (`{c.id}`, {c.kind}{_copies(c)})" for c in d.removed] + [""]
+    if d.changed:
+        lines += ["### Changed", ""]
+        for cid, changes in d.changed:
+            lines.append(f"- `{cid}`: " + "; ".join(f"{name} {old or '(none)'} → {new or '(none)'}"
+                                                     for name, old, new in changes))
+        lines.append("")
+    if d.links_gained or d.links_lost:
+        lines += ["### Food-web links", ""]
+        lines += [f"- gained: `{pred}` eats `{prey}`" for prey, pred in d.links_gained]
+        lines += [f"- lost: `{pred}` no longer eats `{prey}`" for prey, pred in d.links_lost]
+        lines.append("")
+    if d.witnesses:
+        lines += ["### Biomes whose healthy web changed", ""]
+        for code, before, after in d.witnesses:
+            lines.append(f"- {code}: {_witness(before)} → {_witness(after)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def to_json(d: DeckDiff) -> dict:
+    return {
+        "old": d.old, "new": d.new,
+        "added": [{"id": c.id, "kind": c.kind, "name": c.name, "count": c.count} for c in d.added],
+        "removed": [{"id": c.id, "kind": c.kind, "name": c.name, "count": c.count} for c in d.removed],
+        "changed": [{"id": cid, "fields": [{"field": n, "old": o, "new": v} for n, o, v in changes]}
+                    for cid, changes in d.changed],
+        "links_gained": [{"prey": p, "predator": q} for p, q in d.links_gained],
+        "links_lost": [{"prey": p, "predator": q} for p, q in d.links_lost],
+        "witnesses": [{"biome": code, "old": before, "new": after} for code, before, after in d.witnesses],
+    }
+
+
+def _copies(card: Card) -> str:
+    return f", {card.count} copies" if card.count > 1 else ""
+
+
+def _witness(witness: dict | None) -> str:
+    if witness is None:
+        return "cannot be healthy"
+    return ", ".join(f"{role} {oid}" for role, oid in witness.items())
+
+
+@contextmanager
+def checkout(deck: Path, rev: str):
+    """The deck folder as it was at a git revision, extracted (with the whole tree) to a temp folder."""
+    deck = Path(deck).resolve()
+    top = _git(deck, "rev-parse", "--show-toplevel").decode().strip()
+    inside = deck.relative_to(Path(top).resolve())
+    archive = _git(Path(top), "archive", "--format=tar", rev)  # from the top: the whole tree, bases too
+    with tempfile.TemporaryDirectory(prefix="cardtool-diff-") as tmp:
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(tmp, filter="data")
+        folder = Path(tmp) / inside
+        if not (folder / "deck.yaml").is_file():
+            raise UsageError(f"{inside} holds no deck.yaml at revision {rev}")
+        yield folder
+
+
+def _git(where: Path, *args: str) -> bytes:
+    try:
+        result = subprocess.run(["git", "-C", str(where if where.is_dir() else where.parent), *args],
+                                capture_output=True, check=False)
+    except FileNotFoundError:
+        raise UsageError("--rev needs git, which is not installed") from None
+    if result.returncode != 0:
+        raise UsageError(f"git {' '.join(args[:1])}: {result.stderr.decode(errors='replace').strip()}")
+    return result.stdout
