@@ -146,3 +146,27 @@ def test_game_mismatch(tmp_path):
     deck = _write(tmp_path / "mix", 'id: mix\nname: M\nversion: "1"\ngame: symbiosis\nextends: [' + str(EXP / "base") +
                   ']\ncards: [cards.yaml]\n', "seasons: []\n")
     assert "game-mismatch" in {i.code for i in load(deck).report.errors}
+
+
+def test_info_names_left_out_cards_and_overrides(run_cli):
+    code, out, _ = run_cli("info", EXP / "addon")
+    assert code == 0
+    assert "left out of the bases: willow" in out
+    assert "override of eagle.vp:\n    was: 3\n    now: 4" in out
+
+
+def test_shipped_sample_expansion_is_also_a_stand_alone_game():
+    from tests.conftest import DECKS
+
+    combined = load(DECKS / "frozen-and-deep")
+    alone = load(DECKS / "frozen-and-deep", standalone=True)
+    assert combined.report.ok and alone.report.ok, combined.report.format() + alone.report.format()
+    assert combined.deck.bases == ("ecologies-bizarre-biomes",)
+    assert {"TUN", "VNT"} <= set(alone.deck.biome_codes) and "RIP" not in alone.deck.biome_codes
+    own = combined.deck.own_cards()
+    # Some expansion organisms eat base organisms, and the base side knows it in the combined deck.
+    links = [(o.id, prey) for o in own if hasattr(o, "eats") for prey in o.eats
+             if combined.deck.origins[prey] == "ecologies-bizarre-biomes"]
+    assert links
+    predator, prey = links[0]
+    assert predator in combined.deck.card(prey).eaten_by

@@ -36,8 +36,10 @@ def run(args: argparse.Namespace) -> int:
     elif deck.standalone:
         print("expansion taken alone, without its base decks")
     print(f"{deck.size} cards ({len(deck.cards)} different)")
+    if deck.left_out:
+        print(f"left out of the bases: {', '.join(deck.left_out)}")
     for override in deck.overrides:
-        print(f"override: {override.card}.{override.field} {override.old!r} -> {override.new!r}")
+        print(f"override of {override.card}.{override.field}:\n    was: {override.old!r}\n    now: {override.new!r}")
     for title, counts in game.composition(deck):
         print(f"\n{title}:")
         width = max((len(k) for k in counts), default=0)

@@ -74,6 +74,7 @@ def combine(base: DeckSource, own: DeckSource, manifest_doc: SourceDoc, card_sch
                           origins={cid: base.origins[cid] for cid in kept}, overrides=list(base.overrides),
                           bases=base.bases + [base.manifest.id])
     combined.cards = kept
+    combined.left_out = base.left_out + list(dropped)
     _apply_overrides(combined, base, dropped, manifest_doc, card_schema, report)
     for cid, entry in own.cards.items():
         if cid in kept:
@@ -132,7 +133,7 @@ def _apply_overrides(combined: DeckSource, base: DeckSource, dropped: Mapping[st
         moved = dict(entry.moved)
         for name, value in fields.items():
             moved[name] = manifest_doc.locate(("overrides", index, name))
-            combined.overrides.append(Override(cid, name, entry.data.get(name), value))
-            report.note("override", f"{name} of base card '{cid}' overridden: {entry.data.get(name)!r} -> {value!r}",
-                        location=moved[name], card=cid)
+            override_record = Override(cid, name, entry.data.get(name), value)
+            combined.overrides.append(override_record)
+            report.note("override", f"base card field overridden: {override_record}", location=moved[name], card=cid)
         combined.cards[cid] = CardEntry(cid, entry.kind, merged, entry.doc, entry.path, moved)

@@ -74,7 +74,8 @@ def _load(deck_path: Path, *, deep: bool, standalone: bool, chain: tuple[Path, .
     if not report.ok:
         return LoadResult(report, source)
     deck = replace(game.build(source), origins=MappingProxyType(dict(source.origins)),
-                   overrides=tuple(source.overrides), bases=tuple(source.bases), standalone=source.standalone)
+                   overrides=tuple(source.overrides), bases=tuple(source.bases), left_out=tuple(source.left_out),
+                   standalone=source.standalone)
     if deep:
         game.check_deck(deck, source, report)
     return LoadResult(report, source, deck)
@@ -144,7 +145,8 @@ def _merge_bases(first: DeckSource, second: DeckSource, report: Report) -> DeckS
     merged = DeckSource(first.manifest, first.manifest_doc, docs=first.docs + second.docs,
                         cards=dict(first.cards), origins=dict(first.origins),
                         overrides=first.overrides + second.overrides,
-                        bases=first.bases + [first.manifest.id] + second.bases)
+                        bases=first.bases + [first.manifest.id] + second.bases,
+                        left_out=first.left_out + second.left_out)
     for cid, entry in second.cards.items():
         if cid in merged.cards and merged.origins.get(cid) != second.origins.get(cid):
             report.error("duplicate-id", f"card id '{cid}' is defined by two base decks, also at "

@@ -42,6 +42,15 @@ class Override:
     old: object
     new: object
 
+    @staticmethod
+    def brief(value: object, width: int = 60) -> str:
+        """A value short enough for one line of a report."""
+        text = repr(value)
+        return text if len(text) <= width else text[: width - 1] + "…"
+
+    def __str__(self) -> str:
+        return f"{self.card}.{self.field}: {self.brief(self.old)} -> {self.brief(self.new)}"
+
 
 @dataclass(frozen=True)
 class Card:
@@ -63,6 +72,7 @@ class Deck:
     origins: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     overrides: tuple[Override, ...] = ()
     bases: tuple[str, ...] = ()  # ids of the base decks this deck was combined with
+    left_out: tuple[str, ...] = ()  # base card ids that include/exclude left out
     standalone: bool = False  # an expansion taken alone, without its bases
 
     def own_cards(self) -> tuple[Card, ...]:

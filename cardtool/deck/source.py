@@ -39,6 +39,7 @@ class DeckSource:
     origins: dict[str, str] = field(default_factory=dict)  # card id -> id of the deck defining it
     overrides: list = field(default_factory=list)  # Override records, in the order applied
     bases: list[str] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)  # base card ids an expansion leaves out
     standalone: bool = False
 
     def locate(self, card_id: str, *fields, key: bool = False) -> Location:
