@@ -52,6 +52,9 @@ def test_svg_lays_rows_out_like_the_table(run_cli, tmp_path):
     assert ys["algae"] > ys["mayfly"] > ys["trout"] > ys["kingfisher"] > ys["eagle"]
     assert ys["worm"] == ys["mayfly"]  # SD sits on the C1 row
     assert ys["riparian"] == ys["algae"]  # the biome card starts the bottom row
+    # Only the links that feed the witness web are drawn bold: algae->mayfly->trout->kingfisher.
+    bold = [line for line in svg.iter(f"{ns}line") if line.get("stroke-width") == "2.2"]
+    assert len(bold) == 3
 
 
 def test_unknown_biome_is_a_usage_error(run_cli):

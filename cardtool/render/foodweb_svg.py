@@ -91,6 +91,7 @@ def picture(deck: EcologiesDeck, code: str) -> FoodWebPicture:
                 continue
             organism = living[oid]
             boxes.append(Box(oid, _wrap(organism.name), " ".join(organism.roles), x, y, role_of_witness.get(oid)))
+    fed_by = _witness_links(witness, living)
     arrows = []
     for oid, organism in living.items():
         for prey in organism.eats:
@@ -99,11 +100,22 @@ def picture(deck: EcologiesDeck, code: str) -> FoodWebPicture:
             (px, py), (x, y) = place[prey], place[oid]
             upward = py > y
             arrows.append(Arrow(px + BOX_W / 2, py if upward else py + BOX_H, x + BOX_W / 2, y + BOX_H if upward else y,
-                                oid in role_of_witness and prey in role_of_witness))
+                                (prey, oid) in fed_by))
     row_labels = tuple((label, MARGIN_T + (len(ROW_LABELS) - 1 - r) * (BOX_H + GAP_Y) + BOX_H / 2)
                        for r, label in enumerate(ROW_LABELS))
     title = f"{biome.code} {biome.name}: {len(living)} organisms" + ("" if witness else " (cannot be healthy)")
     return FoodWebPicture(title, biome.colour, int(width), int(height), row_labels, tuple(boxes), tuple(arrows))
+
+
+def _witness_links(witness: dict[str, str], living: dict) -> set[tuple[str, str]]:
+    """The (prey, predator) links that feed the witness web: P to C1, C1 or SD to C2, C2 to C3."""
+    if not witness:
+        return set()
+    links = {(witness["P"], witness["C1"]), (witness["C2"], witness["C3"])}
+    for below in ("C1", "SD"):
+        if witness[below] in living[witness["C2"]].eats:
+            links.add((witness[below], witness["C2"]))
+    return links
 
 
 def render_svg(deck: EcologiesDeck, code: str) -> str:
