@@ -24,8 +24,12 @@ demo: venv
 	  $(BIN)/cardtool info $$deck || exit 1; \
 	  if grep -q '^game: ecologies' $$deck/deck.yaml; then \
 	    $(BIN)/cardtool foodweb $$deck || exit 1; \
-	    $(BIN)/cardtool foodweb $$deck --format svg || exit 1; \
 	  fi; \
+	  $(BIN)/cardtool build $$deck || exit 1; \
+	  sim=$$($(BIN)/cardtool simulate $$deck --games 400 --seed 1 2>&1); rc=$$?; \
+	  if [ $$rc -eq 0 ]; then echo "$$sim"; \
+	  elif echo "$$sim" | grep -q "cannot be simulated yet"; then echo "(no simulation: $${sim#cardtool: })"; \
+	  else echo "$$sim"; exit 1; fi; \
 	done
 
 # pytest exits 5 when it collected no test: that is a failure here too.

@@ -29,3 +29,7 @@ class UnknownCardError(CardtoolError):
 
 class IllegalActionError(CardtoolError):
     """A game action was applied that is not legal in the current state."""
+
+
+class RenderError(CardtoolError):
+    """A deck cannot be printed as asked: text that does not fit, missing art, a bad rulebook section."""

@@ -66,6 +66,7 @@ def _load(deck_path: Path, *, deep: bool, standalone: bool, chain: tuple[Path, .
             source = compose.standalone(own, base, game.restrict, report)
         else:
             source = compose.combine(base, own, manifest_doc, game.card_schema, report, game.restrict, game.link)
+            source.manifest = replace(source.manifest, rulebook=base.manifest.rulebook + manifest.rulebook)
             if not report.ok:
                 return LoadResult(report, source)
     else:
@@ -101,6 +102,7 @@ def _read_own(path: Path, report: Report) -> DeckSource | None:
     manifest = _manifest(manifest_doc)
     game = GAMES[manifest.game]
     source = DeckSource(manifest, manifest_doc)
+    _check_rulebook(manifest, manifest_doc, report)
     for file, where in _card_files(manifest, manifest_doc, report):
         doc = load_yaml(file, report)
         if doc is None:
@@ -154,7 +156,8 @@ def _merge_bases(first: DeckSource, second: DeckSource, report: Report) -> DeckS
             continue
         merged.cards.setdefault(cid, entry)
         merged.origins.setdefault(cid, second.origins[cid])
-    merged.manifest = second.manifest  # the last base names the merged bases in messages
+    merged.manifest = replace(second.manifest,  # the last base names the merged bases in messages
+                              rulebook=first.manifest.rulebook + second.manifest.rulebook)
     return merged
 
 
@@ -174,7 +177,24 @@ def _manifest(doc: SourceDoc) -> Manifest:
         extends=tuple(data.get("extends", ())), description=data.get("description", ""),
         authors=tuple(data.get("authors", ())), include=data.get("include"), exclude=data.get("exclude"),
         overrides=tuple(data.get("overrides", ())),
+        rulebook=tuple(doc.file.parent / section for section in data.get("rulebook", ())),
     )
+
+
+def _check_rulebook(manifest: Manifest, doc: SourceDoc, report: Report) -> None:
+    """Every rulebook section named in the manifest is a file inside the deck folder (a missing one is a
+    warning: the cards play and print without it)."""
+    for index, (name, path) in enumerate(zip(doc.data.get("rulebook", ()), manifest.rulebook)):
+        where = doc.locate(("rulebook", index))
+        if Path(name).is_absolute() or ".." in Path(name).parts:
+            report.error("bad-value", f"rulebook section '{name}' must lie inside the deck folder", location=where)
+        elif not path.is_file():
+            from cardtool.suggest import did_you_mean
+
+            sections = [str(p.relative_to(manifest.root)) for p in manifest.root.rglob("*.md")]
+            report.warning("missing-rulebook", f"rulebook section '{name}' not found", location=where,
+                           hint=did_you_mean(name, sections) or "cards can be played and printed without it; "
+                                                                 "`cardtool render rulebook` needs it")
 
 
 def _card_files(manifest: Manifest, doc: SourceDoc, report: Report):

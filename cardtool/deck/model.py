@@ -27,6 +27,8 @@ class Manifest:
     include: Mapping | None = None  # selector over base cards (expansions)
     exclude: Mapping | None = None
     overrides: tuple[Mapping, ...] = ()
+    #: The rulebook's Markdown sections (paths); a combined expansion lists its bases' sections first.
+    rulebook: tuple[Path, ...] = ()
 
     @property
     def is_expansion(self) -> bool:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from cardtool.deck.model import Deck
 from cardtool.deck.source import CardEntry, DeckSource
 from cardtool.engine.bots import BotFactory
-from cardtool.engine.protocol import Action, Game, State
+from cardtool.engine.protocol import Action, Game, Score, State
 from cardtool.report import Report
 
 
@@ -98,3 +99,56 @@ class ScoresPositions(Protocol):
 
     def score_position(self, deck: Deck, file: Path) -> ScoredPosition:
         """The position in file scored, or an error carrying a located report (exit 1)."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """What a game tells `cardtool simulate` about one game it played (see RecordsGames).
+
+    Seats are numbered from 0 in turn order, as everywhere in the engine; scores are exact (int or
+    Fraction). Everything here must be JSON-ready once scores are turned into numbers.
+    """
+
+    scores: tuple[Score, ...]  # each seat's final score (at the turn cap, for a stalled game)
+    winners: tuple[int, ...]  # seats sharing the victory (several on a tie); () when the game is not over
+    turns: int  # turns played: actions applied from the deal to the end (or the cap)
+    #: Each seat's score after each round (a round: every seat has had one turn), round 1 first;
+    #: the last entry is the final scores when the game ends mid-round. () when the game has no curve.
+    curve: tuple[tuple[Score, ...], ...] = ()
+    #: Card events: event word (one of the game's `card_events`) -> per seat, in seat order, the ids of
+    #: the cards it happened to, in the order they happened (an id repeats when it happened again).
+    #: E.g. {"drawn": (("fox", "oak"), ("moss",)), "played": (("oak",), ())} for two seats.
+    cards: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    #: Game-specific facts the report shows when present (JSON-ready values):
+    #:   "biomes": {code: turn}: for each biome in play, the first turn (1-based) at which any seat's web
+    #:       in it was healthy, or None when it never was (every biome in play listed, so "how often" can
+    #:       be counted);
+    #:   "points_by_<what>": per seat, {category: points} (e.g. points_by_rule, points_by_column);
+    #:   other keys are kept in games.jsonl and not charted.
+    extras: Mapping[str, object] = field(default_factory=dict)
+
+
+@runtime_checkable
+class RecordsGames(Protocol):
+    """A PlayableGame that `cardtool simulate` and `cardtool compare` can run at scale.
+
+    After a game (finished, or stopped at the turn cap, then `state.is_over()` is false and the record's
+    winners are empty) the simulator calls `record(game, state)` once, in the worker that played it; the
+    record must depend only on the game and the state (the state's own history or events list), so
+    it is the same whichever process plays the game. It is called once per game, so it may replay the
+    history to rebuild the score curve.
+    """
+
+    score_name: str  # what a score is called: "VP", "points"
+    #: The card event words this game records, in the order the report shows them,
+    #: e.g. ("drawn", "played", "destroyed") for Ecologies.
+    card_events: tuple[str, ...]
+    #: The event that says a seat used a card: the report gives the win rate of seats it happened to
+    #: against seats it did not (e.g. "played"; Symbiosis: "kept", the card is in the final pond).
+    impact_event: str
+    #: The event that is a bot's choice: cards it never happens to over a run are flagged as cards the
+    #: bots never play (e.g. "played"; Symbiosis: "taken" from the River).
+    choice_event: str
+
+    def record(self, game: Game, state: State) -> GameRecord:
+        """The record of one game from its final (or capped) state."""

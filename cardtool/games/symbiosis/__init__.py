@@ -7,8 +7,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cardtool.deck.source import DeckSource
+from cardtool.games.plugin import GameRecord
+from cardtool.games.symbiosis import records
 from cardtool.games.symbiosis.bots import BOTS
-from cardtool.games.symbiosis.engine import SymbiosisGame
+from cardtool.games.symbiosis.engine import SymbiosisGame, SymbiosisState
 from cardtool.games.symbiosis.layout import MODES
 from cardtool.games.symbiosis.model import Animal, Scoring, Season, SymbiosisCard, SymbiosisDeck
 from cardtool.games.symbiosis.position import load_position
@@ -27,6 +29,11 @@ class SymbiosisPlugin:
     default_kind = "card"
     modes = tuple(MODES)
     bots = BOTS
+    score_name = "points"
+    _table: CardTable | None = None  # the last deck's CardTable
+    card_events = records.CARD_EVENTS
+    impact_event = records.IMPACT_EVENT
+    choice_event = records.CHOICE_EVENT
 
     def check_source(self, source: DeckSource, report: Report) -> None:
         seasons = self._defined(source, "seasons", report)
@@ -112,10 +119,18 @@ class SymbiosisPlugin:
         return MODES[mode].players(deck.size)
 
     def new_game(self, deck: SymbiosisDeck, players: int, mode: str, seed: int) -> SymbiosisGame:
-        return SymbiosisGame(deck, players, mode, seed)
+        # A simulation makes thousands of games of one deck: number its cards once.
+        if self._table is None or self._table.deck is not deck:
+            self._table = CardTable.of(deck)
+        return SymbiosisGame(self._table, players, mode, seed)
 
     def text(self, game: SymbiosisGame, names: Sequence[str]) -> SymbiosisText:
         return SymbiosisText(game, names)
+
+    # -- cardtool simulate (cardtool.games.plugin.RecordsGames)
+
+    def record(self, game: SymbiosisGame, state: SymbiosisState) -> GameRecord:
+        return records.record(game, state)
 
     # -- cardtool score (cardtool.games.plugin.ScoresPositions)
 

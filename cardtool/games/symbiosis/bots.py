@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from cardtool.engine.bots import RandomBot
 from cardtool.games.symbiosis.engine import Observation, SymbiosisGame, SymbiosisState, Swap
-from cardtool.games.symbiosis.layout import COLUMN_OF_SLOT, MIDDLE, RIVER
+from cardtool.games.symbiosis.layout import COLUMN_OF_SLOT, LEFT, MIDDLE, RIGHT, RIVER
 from cardtool.games.symbiosis.scoring import column_targets
 from cardtool.games.symbiosis.table import FIXED
 
@@ -143,8 +143,18 @@ class SwapValues:
         value = self._first.get(key)
         if value is None:
             ex = self.ex
-            value = (ex.const(card, column) + ex.weights_dot(card, ex.expected[self.targets[column]])
-                     + ex.features_dot(card, self.on_me) - ex.features_dot(card, self.on_river))
+            expected = ex.expected[self.targets[column]]
+            if card is None:
+                value = (ex.const(None, column) + ex.weights_dot(None, expected)
+                         + ex.features_dot(None, self.on_me) - ex.features_dot(None, self.on_river))
+            else:  # the same sum, written out for a known card (the hot path of GreedyBot)
+                table = ex.table
+                feature, points = table.counted[card], table.points[card]
+                animal, season = table.animal_feature[card], table.season_feature[card]
+                own = points if feature == FIXED else 0.0
+                counted = 0.0 if feature == FIXED else points * expected[feature]
+                value = (own + counted + (self.on_me[animal] + self.on_me[season])
+                         - (self.on_river[animal] + self.on_river[season]))
             self._first[key] = value
         return value
 
@@ -161,6 +171,34 @@ class SwapValues:
                       + ex.cross(given, given))
             value += second if target == self.seat else -second
         return value
+
+
+    def deltas(self) -> list[list[float]]:
+        """delta(r, p) for every River slot r and pond slot p at once, each term computed once.
+
+        The same arithmetic as `delta`, in the same order, so the values are identical."""
+        ex = self.ex
+        mine, seat, targets = self._mine, self.seat, self.targets
+        first, cross = self.first_order, ex.cross
+        given = [first(card, COLUMN_OF_SLOT[slot]) for slot, card in enumerate(mine)]
+        # +1 where the column counts the bot's own pond, -1 where it counts the River, 0 elsewhere
+        signs = [1 if targets[column] == seat else -1 if targets[column] == RIVER else 0 for column in COLUMN_OF_SLOT]
+        own = [cross(card, card) if sign else 0.0 for card, sign in zip(mine, signs)]
+        rows = []
+        for taken in ex.observation.river:
+            by_column = {column: first(taken, column) for column in (LEFT, MIDDLE, RIGHT)}
+            taken_own = cross(taken, taken)
+            row = []
+            for slot, column in enumerate(COLUMN_OF_SLOT):
+                value = by_column[column] - given[slot]
+                sign = signs[slot]
+                if sign:
+                    card = mine[slot]
+                    second = taken_own - cross(taken, card) - cross(card, taken) + own[slot]
+                    value += second if sign > 0 else -second
+                row.append(value)
+            rows.append(row)
+        return rows
 
 
 def _add_weights(ex: Expectation, card: int | None, into: list[float]) -> None:
@@ -191,6 +229,25 @@ class GreedyBot:
         return [(value, action) for value, _, action in ranked]
 
     def choose(self, observation: Observation, legal: Sequence[Swap], rng: random.Random) -> Swap:
+        mine = observation.pond(observation.seat)
+        hidden = [slot for slot, card in enumerate(mine) if card is None]
+        if not hidden:  # never while a game runs (every seat keeps a face-down card to its last turn)
+            return self._choose_among(observation, legal, rng)
+        # Every (River slot, pond slot) pair is legal while the pond has a face-down card.
+        best, tied = None, []
+        for river, row in enumerate(SwapValues(self.game, observation).deltas()):
+            for pond, delta in enumerate(row):
+                value = round(delta, 9)
+                if best is None or value > best:
+                    best, tied = value, [(river, pond)]
+                elif value == best:
+                    tied.append((river, pond))
+        river, pond = tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
+        if mine[pond] is None:
+            return self.game.swap(river, pond)
+        return self.game.swap(river, pond, hidden[rng.randrange(len(hidden))] if len(hidden) > 1 else hidden[0])
+
+    def _choose_among(self, observation: Observation, legal: Sequence[Swap], rng: random.Random) -> Swap:
         values = SwapValues(self.game, observation)
         best, tied = None, []
         for pair in dict.fromkeys((a.river, a.pond) for a in legal):

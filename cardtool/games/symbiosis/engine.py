@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from cardtool.errors import UsageError
 from cardtool.games.symbiosis import scoring
@@ -69,8 +70,7 @@ class SymbiosisGame:
         self.river_size = self.rules.river_size
         self.end_turn = TURNS * players
         # Every action there can be, made once: legal_actions hands out these same objects.
-        self._swaps = [[[Swap(r, p, f) for f in [*range(POND), None]] for p in range(POND)]
-                       for r in range(self.river_size)]
+        self._swaps = _swaps(self.river_size)
 
     def swap(self, river: int, pond: int, flip: int | None = None) -> Swap:
         return self._swaps[river][pond][POND if flip is None else flip]
@@ -106,6 +106,28 @@ class SymbiosisGame:
             if card is not None:
                 left[card] -= 1
         return [number for number, count in enumerate(left) for _ in range(count)]
+
+
+@lru_cache(maxsize=None)
+def _swaps(river_size: int) -> tuple[tuple[tuple[Swap, ...], ...], ...]:
+    """Every Swap with a River of river_size, by [river slot][pond slot][flip slot, or POND for none]."""
+    return tuple(tuple(tuple(Swap(r, p, f) for f in [*range(POND), None]) for p in range(POND))
+                 for r in range(river_size))
+
+
+@lru_cache(maxsize=None)
+def _legal_swaps(river_size: int, up: tuple[bool, ...]) -> tuple[Swap, ...]:
+    """The swaps a seat whose pond cards are face up as `up` may make."""
+    hidden = [slot for slot in range(POND) if not up[slot]]
+    # Outside Duel every River card is face up; in Duel any of the eight may be taken.
+    actions = []
+    for by_pond in _swaps(river_size):
+        for slot in range(POND):
+            if up[slot]:
+                actions.extend(by_pond[slot][flip] for flip in hidden)
+            else:
+                actions.append(by_pond[slot][POND])
+    return tuple(actions)
 
 
 def players_error(rules: Mode, players: int, allowed: range, deck_size: int) -> str:
@@ -153,18 +175,8 @@ class SymbiosisState:
         seat = self.current_player
         if seat < 0:
             return []
-        base = seat * POND
-        up = self.up
-        hidden = [slot for slot in range(POND) if not up[base + slot]]
-        # Outside Duel every River card is face up; in Duel any of the eight may be taken.
-        actions = []
-        for by_pond in self.game._swaps:
-            for slot in range(POND):
-                if up[base + slot]:
-                    actions.extend(by_pond[slot][flip] for flip in hidden)
-                else:
-                    actions.append(by_pond[slot][POND])
-        return actions
+        # The legal swaps depend only on the River's size and which of the seat's pond cards are face up.
+        return list(_legal_swaps(self.game.river_size, self.up[seat * POND:(seat + 1) * POND]))
 
     def apply(self, action: Swap) -> None:
         """Swap as the action says, trusting it is legal (see cardtool.engine.protocol.apply_checked)."""

@@ -1,0 +1,38 @@
+"""`cardtool build`: the whole pipeline for a deck into build/<deck-id>/, swapped in only when complete."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from cardtool.commands.common import add_deck_argument
+from cardtool.commands.render import POD_BLEED, add_sheet_options, sheet_spec
+from cardtool.render.pipeline import BuildOptions, build_deck
+from cardtool.render.sheets import parse_length
+
+NAME = "build"
+HELP = ("validate a deck and build everything printable into build/<deck-id>/: food-web report, cards PDF, "
+        "card images, rulebook and an index.html")
+EXAMPLES = """\
+examples:
+  cardtool build decks/ecologies-bizarre-biomes            # build/ecologies-bizarre-biomes/index.html
+  cardtool build decks/symbiosis --paper letter --duplex short
+  cardtool build decks/frozen-and-deep --out /tmp/frozen
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_deck_argument(parser)
+    parser.add_argument("--out", metavar="DIR", type=Path, help="the folder to build (default build/<deck-id>)")
+    add_sheet_options(parser)
+    parser.add_argument("--dpi", type=int, default=300, help="card images' pixels per inch (default 300)")
+    parser.add_argument("--image-bleed", default=POD_BLEED, metavar="LENGTH",
+                        help=f"bleed of the card images (default {POD_BLEED}, what print shops ask for)")
+
+
+def run(args: argparse.Namespace) -> int:
+    options = BuildOptions(sheet=sheet_spec(args), dpi=args.dpi,
+                           image_bleed=parse_length(args.image_bleed, what="image bleed"), standalone=args.standalone)
+    result = build_deck(Path(args.deck), options, args.out, report=print)
+    print(f"{result.out}/index.html: {len(result.outputs)} outputs in {result.seconds:.1f} s")
+    return 0

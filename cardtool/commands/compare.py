@@ -1,0 +1,87 @@
+"""`cardtool compare`: two decks (e.g. two versions of one) under common random numbers, side by side.
+
+Both decks are checked and both setups made before any game runs; game i of each is played from the
+same seed, by the same bots in the same seats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from cardtool.commands.common import add_deck_argument
+from cardtool.commands.simulate import (EXIT_INTERRUPTED, add_simulation_arguments, check_runner, config_json,
+                                        make_out_dir, seed_of, setup_from, simulate)
+from cardtool.deck.loader import load_deck
+from cardtool.errors import UsageError
+from cardtool.sim.analysis import Spec, analyse
+from cardtool.sim.compare import compare
+from cardtool.sim.config import simulated_game
+from cardtool.sim.report import comparison_files, run_json, write_outputs
+
+NAME = "compare"
+HELP = "simulate two decks under the same seeds and report which differences between them are significant"
+EXAMPLES = """\
+examples:
+  cardtool compare decks/symbiosis my-decks/symbiosis-v2 --games 2000 --players 4 --seed 1
+  cardtool compare old/ new/ --games 5000 --mode duel --bots greedy --seed 3 --out build/fox-change
+Outputs (in --out, default build/compare/<A>-vs-<B>/): report.html, report.pdf, summary.json, comparison.csv,
+games-a.jsonl and games-b.jsonl.
+"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_deck_argument(parser, help="deck A, e.g. the version before a change (folder or deck.yaml)")
+    parser.add_argument("deck_b", metavar="DECK_B", help="deck B, e.g. the version after it")
+    add_simulation_arguments(parser)
+    parser.add_argument("--out", type=Path, metavar="DIR",
+                        help="where to write the outputs (default build/compare/<A>-vs-<B>/)")
+
+
+def run(args: argparse.Namespace) -> int:
+    standalone = args.standalone
+    deck_a = load_deck(args.deck, standalone=standalone)
+    deck_b = load_deck(args.deck_b, standalone=standalone)
+    if deck_a.game != deck_b.game:
+        raise UsageError(f"cannot compare a {deck_a.game} deck with a {deck_b.game} deck")
+    seed = seed_of(args)
+    setup_a = setup_from(args, deck_a, seed)
+    setup_b = setup_from(args, deck_b, seed)
+    if (setup_a.mode, setup_a.players) != (setup_b.mode, setup_b.players):
+        raise UsageError(f"the decks default to different tables ({setup_a.players} players in A, "
+                         f"{setup_b.players} in B): give --players and --mode")
+    check_runner(args)
+    out = make_out_dir(args.out or Path("build") / "compare" / _pair_name(args, deck_a, deck_b))
+    config_a, config_b = config_json(setup_a, args.deck), config_json(setup_b, args.deck_b)
+
+    result_a = simulate(setup_a, args, f"A {deck_a.manifest.id}")
+    result_b = None if result_a.interrupted else simulate(setup_b, args, f"B {deck_b.manifest.id}")
+    if result_b is None or not result_b.records:
+        print("cardtool: interrupted before both decks were played; nothing written", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    plugin = simulated_game(deck_a)
+    analysis_a = analyse(result_a.records, Spec.of(plugin, deck_a))
+    analysis_b = analyse(result_b.records, Spec.of(plugin, deck_b))
+    comparison = compare(result_a.records, result_b.records, analysis_a, analysis_b)
+    write_outputs(out, comparison_files(result_a.records, result_b.records, comparison, config_a, config_b,
+                                        run_json(result_a), run_json(result_b)))
+
+    significant = [row for row in comparison.metrics + comparison.cards if row.difference.significant]
+    print(f"{comparison.games} pairs of games compared: {len(significant)} significant difference(s).")
+    for row in significant[:12]:
+        print(f"  {row.metric}: A {row.a}, B {row.b}")
+    if args.seed is None:
+        print(f"(seed {seed}: add --seed {seed} to repeat this comparison)")
+    print(f"Report: {out / 'report.html'} (and report.pdf); data: summary.json, comparison.csv, games-a/b.jsonl")
+    if result_b.interrupted:
+        print("cardtool: interrupted; only the games both decks finished are compared", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
+
+
+def _pair_name(args: argparse.Namespace, deck_a, deck_b) -> str:
+    a, b = deck_a.manifest.id, deck_b.manifest.id
+    if a == b:  # two versions of one deck: name them by folder
+        a, b = Path(args.deck).resolve().name, Path(args.deck_b).resolve().name
+    return f"{a}-vs-{b}" if a != b else "a-vs-b"

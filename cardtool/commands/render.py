@@ -1,0 +1,163 @@
+"""`cardtool render`: print-and-play sheets, card images, the rulebook and a duplex alignment test."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from cardtool.commands.common import add_deck_argument, deck_from
+from cardtool.render.environment import write_atomic
+from cardtool.render.sheets import (DUPLEX_MODES, PAPERS, SheetSpec, parse_card_size, parse_length, parse_offset,
+                                    parse_paper)
+
+NAME = "render"
+HELP = "print a deck: card sheets (PDF), card images (PNG), the rulebook (PDF), a duplex alignment test"
+EXAMPLES = """\
+examples:
+  cardtool render cards decks/ecologies-bizarre-biomes                    # build/<deck>/cards.pdf
+  cardtool render cards decks/symbiosis --paper letter --duplex short --back-offset 0.5,-1
+  cardtool render cards decks/ecologies-bizarre-biomes --only coyote,wildfire --bleed 0 --gutter 2
+  cardtool render images decks/symbiosis --dpi 300                        # build/<deck>/images/*.png
+  cardtool render rulebook decks/ecologies-bizarre-biomes                 # build/<deck>/rulebook.pdf
+  cardtool render alignment --paper letter --duplex long                  # build/alignment.pdf
+"""
+
+POD_BLEED = "1/8in"  # what print-on-demand shops ask for: a poker card is then 825 x 1125 px at 300 dpi
+
+
+def add_sheet_options(parser: argparse.ArgumentParser, *, deck_options: bool = True) -> None:
+    """The options every sheet shares (cards, alignment, build)."""
+    parser.add_argument("--paper", default="a4", metavar="PAPER",
+                        help=f"paper size: {' or '.join(PAPERS)} (default a4)")
+    parser.add_argument("--card", default="poker", metavar="SIZE",
+                        help="card size: poker, bridge, mini, tarot, or WxH such as 63x88mm or 2.5x3.5in "
+                             "(default poker)")
+    parser.add_argument("--bleed", default="3mm", metavar="LENGTH",
+                        help="background printed beyond each cut edge, e.g. 3mm or 1/8in (default 3mm)")
+    parser.add_argument("--gutter", default="0", metavar="MM",
+                        help="space between neighbouring cards in mm (default 0: bleeds touch)")
+    parser.add_argument("--crop-marks", action=argparse.BooleanOptionalAction, default=True,
+                        help="draw cut marks in the margins, in line with every cut (default on; "
+                             "--no-crop-marks fits more cards when they do not fit otherwise)")
+    parser.add_argument("--duplex", choices=DUPLEX_MODES, default="long",
+                        help="how the printer turns the sheet over: long edge (default), short edge, or none "
+                             "(no backs pages)")
+    parser.add_argument("--back-offset", default="0,0", metavar="X,Y",
+                        help="move the backs pages by X,Y mm (right and down as a backs page is seen) to undo "
+                             "a printer's drift; measure it with 'cardtool render alignment'")
+
+
+def sheet_spec(args: argparse.Namespace) -> SheetSpec:
+    return SheetSpec(paper=parse_paper(args.paper), card=parse_card_size(args.card),
+                     bleed=parse_length(args.bleed, what="bleed"), gutter=parse_length(args.gutter, what="gutter"),
+                     crop_marks=args.crop_marks, duplex=args.duplex, back_offset=parse_offset(args.back_offset))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    targets = parser.add_subparsers(dest="target", metavar="WHAT", required=True)
+    fmt = argparse.RawDescriptionHelpFormatter
+
+    cards = targets.add_parser("cards", help="a print-and-play PDF: sheets of cards with bleed, crop marks and "
+                               "a backs page after each fronts page", formatter_class=fmt, epilog=EXAMPLES)
+    add_deck_argument(cards)
+    add_sheet_options(cards)
+    cards.add_argument("--only", metavar="ID,...", help="only these cards (comma-separated ids)")
+    cards.add_argument("--out", metavar="FILE", type=Path, help="the PDF to write (default build/<deck-id>/cards.pdf)")
+
+    images = targets.add_parser("images", help="one PNG per card face and back, with bleed, for print-on-demand "
+                                "shops, and a contact sheet", formatter_class=fmt, epilog=EXAMPLES)
+    add_deck_argument(images)
+    images.add_argument("--dpi", type=int, default=300, help="pixels per inch (default 300)")
+    images.add_argument("--card", default="poker", metavar="SIZE", help="card size, as for 'render cards'")
+    images.add_argument("--bleed", default=POD_BLEED, metavar="LENGTH",
+                        help=f"bleed around each image (default {POD_BLEED}, what print shops ask for)")
+    images.add_argument("--only", metavar="ID,...", help="only these cards (comma-separated ids)")
+    images.add_argument("--out", metavar="DIR", type=Path, help="the folder to fill (default build/<deck-id>/images)")
+
+    rulebook = targets.add_parser("rulebook", help="the rulebook PDF, generated from the deck's data and its "
+                                  "Markdown sections", formatter_class=fmt, epilog=EXAMPLES)
+    add_deck_argument(rulebook)
+    rulebook.add_argument("--paper", default="a4", metavar="PAPER", help="a4 or letter (default a4)")
+    rulebook.add_argument("--out", metavar="FILE", type=Path,
+                          help="the PDF to write (default build/<deck-id>/rulebook.pdf)")
+
+    alignment = targets.add_parser("alignment", help="a two-sided test sheet to measure the --back-offset your "
+                                   "printer needs", formatter_class=fmt, epilog=EXAMPLES)
+    add_sheet_options(alignment)
+    alignment.add_argument("--out", metavar="FILE", type=Path, help="the PDF to write (default build/alignment.pdf)")
+
+
+def run(args: argparse.Namespace) -> int:
+    return {"cards": run_cards, "images": run_images, "rulebook": run_rulebook,
+            "alignment": run_alignment}[args.target](args)
+
+
+def _default(deck, name: str) -> Path:
+    return Path("build") / deck.manifest.id / name
+
+
+def run_cards(args: argparse.Namespace) -> int:
+    from cardtool.render.cards import DeckPrint
+
+    spec = sheet_spec(args)
+    deck = deck_from(args)
+    started = time.perf_counter()
+    deck_print = DeckPrint(deck, spec.card, spec.bleed, args.only)
+    sheet, pdf = deck_print.sheets(spec)
+    out = args.out or _default(deck, "cards.pdf")
+    write_atomic(out, pdf)
+    copies = sum(card.count for card in deck_print.cards)
+    pages = sheet.pages(copies)
+    backs = f", each followed by its backs page ({spec.duplex}-edge flip)" if spec.duplex != "none" else ", no backs"
+    print(f"{out}: {copies} cards on {pages} fronts page(s){backs}; {sheet.describe()}"
+          f" ({time.perf_counter() - started:.1f} s)")
+    _print_fitted(deck_print)
+    return 0
+
+
+def run_images(args: argparse.Namespace) -> int:
+    from cardtool.render.images import card_images
+
+    card, bleed = parse_card_size(args.card), parse_length(args.bleed, what="bleed")
+    deck = deck_from(args)
+    started = time.perf_counter()
+    out = args.out or _default(deck, "images")
+    images = card_images(deck, card, bleed, args.dpi, args.only, out)
+    first = images[0]
+    print(f"{out}/: {len(images)} PNG images of {first.width} x {first.height} px ({card.label} with "
+          f"{bleed:g} mm bleed at {args.dpi} dpi), cards.csv, cards.pdf and contact-sheet.png"
+          f" ({time.perf_counter() - started:.1f} s)")
+    return 0
+
+
+def run_rulebook(args: argparse.Namespace) -> int:
+    from cardtool.render.rulebook import rulebook_pdf
+
+    paper = parse_paper(args.paper)
+    deck = deck_from(args)
+    started = time.perf_counter()
+    pdf, pages = rulebook_pdf(deck, paper)
+    out = args.out or _default(deck, "rulebook.pdf")
+    write_atomic(out, pdf)
+    print(f"{out}: {pages} pages ({time.perf_counter() - started:.1f} s)")
+    return 0
+
+
+def run_alignment(args: argparse.Namespace) -> int:
+    from cardtool.render.alignment import alignment_pdf
+
+    spec = sheet_spec(args)
+    sheet, pdf = alignment_pdf(spec)
+    out = args.out or Path("build") / "alignment.pdf"
+    write_atomic(out, pdf)
+    print(f"{out}: a fronts page and its backs page; {sheet.describe()}")
+    print("Print both pages on one sheet, two-sided, at 100% scale; hold it to a light and read the scales "
+          "on the back; pass what they show as --back-offset X,Y.")
+    return 0
+
+
+def _print_fitted(deck_print) -> None:
+    for fitted in deck_print.fitted:
+        print(f"  note: card {fitted.card_id}: field '{fitted.field}' set at {fitted.size:g} pt "
+              f"(layout {fitted.layout_size:g} pt) to fit its box")

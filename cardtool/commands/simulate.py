@@ -1,0 +1,136 @@
+"""`cardtool simulate`: play a deck many times with bots and write a balance report.
+
+Game-neutral: the game comes through its plugin (PlayableGame to play, RecordsGames to record).
+Every option is checked before the first game; the outputs are written only once all are made.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shlex
+import sys
+from pathlib import Path
+
+from cardtool.commands.common import add_deck_argument, deck_from
+from cardtool.errors import UsageError
+from cardtool.sim.analysis import Spec, analyse
+from cardtool.sim.config import DEFAULT_MAX_TURNS, Setup, deck_hash, prepare, simulated_game
+from cardtool.sim.report import run_json, simulation_files, write_outputs
+from cardtool.sim.runner import RunResult, check_jobs, progress_bar, run as run_games
+
+NAME = "simulate"
+HELP = "play a deck many times with bots and report win rates, game length and card impact with their uncertainty"
+EXAMPLES = """\
+examples:
+  cardtool simulate decks/symbiosis --games 2000 --players 4 --bots greedy --seed 1
+  cardtool simulate decks/symbiosis --games 500 --mode duel --bots greedy,random --seed 7 --jobs 1
+  cardtool simulate decks/symbiosis --games 100000 --scheduler tcp://10.0.0.5:8786   # on a Dask cluster
+Outputs (in --out, default build/<deck>/sim/): games.jsonl, summary.json, cards.csv, report.html, report.pdf.
+"""
+EXIT_INTERRUPTED = 130
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_deck_argument(parser, help="deck folder (or its deck.yaml)")
+    add_simulation_arguments(parser)
+    parser.add_argument("--out", type=Path, metavar="DIR", help="where to write the outputs (default build/<deck>/sim/)")
+
+
+def add_simulation_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options simulate and compare share."""
+    parser.add_argument("--games", type=int, default=1000, metavar="N", help="games to play (default 1000)")
+    parser.add_argument("--players", type=int, metavar="P",
+                        help="number of seats (default: as many as the mode and deck allow)")
+    parser.add_argument("--mode", help="how to play, e.g. standard, duel or team for Symbiosis (default: the game's "
+                                       "first mode)")
+    parser.add_argument("--bots", metavar="NAME[,NAME...]", default="",
+                        help="the bots in seat order, repeated to fill the seats (default greedy); Symbiosis has "
+                             "random, greedy and search")
+    parser.add_argument("--fixed-seats", action="store_true",
+                        help="keep each bot in its seat; by default game i turns the line-up by i seats, so "
+                             "every bot plays every seat equally often")
+    parser.add_argument("--seed", type=int, metavar="S",
+                        help="the run's seed; game i is played from a seed derived from (S, i) (default: a random "
+                             "seed, printed and recorded)")
+    parser.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, metavar="T",
+                        help=f"stop a game after T turns and count it as stalled (default {DEFAULT_MAX_TURNS})")
+    parser.add_argument("--jobs", type=int, metavar="J", help="worker processes (default: every core)")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                        help="run on this Dask distributed scheduler instead (needs cardtool[cluster])")
+
+
+def setup_from(args: argparse.Namespace, deck, seed: int) -> Setup:
+    """The checked setup the options describe, for one deck."""
+    return prepare(deck, games=args.games, players=args.players, mode=args.mode, bots=args.bots, seed=seed,
+                   max_turns=args.max_turns, rotate=not args.fixed_seats)
+
+
+def check_runner(args: argparse.Namespace) -> None:
+    """--jobs and --scheduler, checked before any game."""
+    if args.scheduler is not None:
+        if args.jobs is not None:
+            raise UsageError("--jobs and --scheduler exclude each other: the cluster decides how many workers run")
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise UsageError("--scheduler needs Dask: pip install 'cardtool[cluster]'") from None
+    else:
+        check_jobs(args.jobs)
+
+
+def seed_of(args: argparse.Namespace) -> int:
+    return args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
+
+
+def config_json(setup: Setup, deck_path: str) -> dict:
+    """The effective configuration with the deck's content hash and the command as typed."""
+    return {**setup.to_json(), "deck_path": str(deck_path), "deck_hash": deck_hash(deck_path),
+            "command": shlex.join(["cardtool", *sys.argv[1:]]) if sys.argv[1:] else "cardtool"}
+
+
+def simulate(setup: Setup, args: argparse.Namespace, label: str) -> RunResult:
+    """Play the setup's games with a progress bar."""
+    where = f"on {args.scheduler}" if args.scheduler else f"in {min(check_jobs(args.jobs), setup.games)} process(es)"
+    print(f"Playing {setup.games} {setup.mode} games of {label}, {setup.players} players "
+          f"({', '.join(setup.lineup)}), seed {setup.seed}, {where}...", flush=True)
+    with progress_bar(setup.games, label) as tick:
+        return run_games(setup, args.jobs, tick, args.scheduler)
+
+
+def make_out_dir(out: Path) -> Path:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create the output folder {out}: {exc.strerror or exc}") from None
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    deck = deck_from(args)
+    seed = seed_of(args)
+    setup = setup_from(args, deck, seed)
+    check_runner(args)
+    out = make_out_dir(args.out or Path("build") / deck.manifest.id / "sim")
+    config = config_json(setup, args.deck)
+
+    result = simulate(setup, args, deck.manifest.id)
+    if not result.records:
+        print("cardtool: interrupted before any game finished; nothing written", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    plugin = simulated_game(deck)
+    analysis = analyse(result.records, Spec.of(plugin, deck))
+    write_outputs(out, simulation_files(result.records, analysis, config, run_json(result)))
+
+    a = analysis
+    print(f"{len(result.records)} games in {result.seconds:.1f} s ({result.games_per_second:,.0f} games/s): "
+          f"{a.finished} finished, {a.stalled.k} stalled.")
+    print("Win rate per seat: " + ", ".join(f"{i + 1}: {100 * r.value:.1f}%" for i, r in enumerate(a.seats)))
+    if args.seed is None:
+        print(f"(seed {seed}: add --seed {seed} to repeat this run)")
+    print(f"Report: {out / 'report.html'} (and report.pdf); data: games.jsonl, summary.json, cards.csv")
+    if result.interrupted:
+        print(f"cardtool: interrupted; the {len(result.records)} finished games of {setup.games} are reported",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0

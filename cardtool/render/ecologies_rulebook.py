@@ -1,0 +1,169 @@
+"""The parts of an Ecologies rulebook computed from the deck: components, the biome table, trophic roles,
+the factor card reference, food-web pictures and the index of every card."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from markupsafe import Markup
+
+from cardtool.games.ecologies.model import HEALTHY_ROLES, ROLES, ROW_OF_ROLE, EcologiesDeck, Organism, format_vp
+from cardtool.games.ecologies.webs import find_witness, organisms_in, why_unhealthy
+from cardtool.render.ecologies import PLACEMENT, ROLE_COLOURS, EcologiesFaces
+from cardtool.render.effect_text import ROLE_NAMES
+from cardtool.render.environment import render
+
+KIND_NAMES = {"organism": ("organism", "organisms"), "biome": ("biome", "biomes"),
+              "factor": ("factor card", "factor cards")}
+KIND_ORDER = ("organism", "biome", "factor")
+ROW_NAMES = ("bottom row, beside the biome card", "second row", "third row", "fourth row", "fifth row and above")
+#: What each role is, as the rules describe it (the rows come from ROW_OF_ROLE).
+ROLE_DUTIES = {
+    "P": "makes its own food; every web is built on producers, and a producer never leaves its web",
+    "C1": "eats producers",
+    "C2": "eats primary consumers (or an organism acting as SD)",
+    "C3": "eats secondary consumers",
+    "C4": "eats tertiary consumers; not needed for a healthy ecology",
+    "SD": "scavenger, decomposer or detritivore: feeds on any organism in its ecology",
+}
+
+
+@dataclass(frozen=True)
+class Components:
+    line: str
+    rows: tuple[tuple[str, int], ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BiomeRow:
+    code: str
+    name: str
+    colour: str
+    ink: str
+    icon: str
+    bonus: str
+    copies: int
+    organisms: int
+
+
+@dataclass(frozen=True)
+class RoleRow:
+    code: str
+    name: str
+    colour: str
+    icon: str
+    row: str
+    duty: str
+    organisms: int
+    healthy: bool
+
+
+@dataclass(frozen=True)
+class FactorRow:
+    name: str
+    factor: str
+    placement: str
+    text: str
+    copies: int
+
+
+@dataclass(frozen=True)
+class CardRow:
+    name: str
+    kind: str
+    biomes: str
+    roles: str
+    vp: str
+    copies: int
+
+
+@dataclass(frozen=True)
+class FoodWeb:
+    code: str
+    name: str
+    picture: str  # SVG data URL
+    caption: str
+
+
+def count_line(total: int, counts: list[tuple[str, int]]) -> str:
+    """'108 cards: 77 organisms, 21 biomes, 10 factor cards'."""
+    return f"{total} cards: " + ", ".join(f"{n} {label}" for label, n in counts)
+
+
+class EcologiesRulebook:
+    """Generated rulebook parts for an Ecologies deck."""
+
+    def __init__(self, deck: EcologiesDeck):
+        self.deck = deck
+        self.faces = EcologiesFaces(deck)
+
+    def components(self) -> Components:
+        by_kind = Counter()
+        for card in self.deck.cards:
+            by_kind[card.kind] += card.count
+        counts = [(KIND_NAMES[k][by_kind[k] != 1], by_kind[k]) for k in KIND_ORDER if by_kind[k]]
+        deck = self.deck
+        biomes = len(deck.biome_codes)
+        factors = Counter(f.factor for f in deck.factors for _ in range(f.count))
+        notes = (f"{len(deck.organisms)} different organisms, of which "
+                 f"{sum(1 for o in deck.organisms if len(o.biomes) > 1)} live in two biomes",
+                 f"{biomes} biomes, {by_kind['biome'] // max(biomes, 1)} cards of each" if biomes else "no biomes",
+                 ", ".join(f"{n} {kind}" for kind, n in sorted(factors.items())) + " factor cards"
+                 if factors else "no factor cards")
+        return Components(count_line(deck.size, counts), tuple(counts), notes)
+
+    def directives(self) -> dict:
+        return {}
+
+    # -- reference chapters ------------------------------------------------------------------------
+    def reference(self) -> list[tuple[str, Markup]]:
+        deck = self.deck
+        biomes = tuple(BiomeRow(b.code, b.name, b.colour, mark.ink, mark.icon, self.faces.biome(b).bonus, b.count,
+                                len(organisms_in(deck, b.code)))
+                       for b in deck.biomes for mark in (self.faces.biome_marks[b.code],))
+        roles = tuple(RoleRow(r, ROLE_NAMES[r], ROLE_COLOURS[r], self.faces.role(r).icon, ROW_NAMES[ROW_OF_ROLE[r]],
+                              ROLE_DUTIES[r], sum(1 for o in deck.organisms if r in o.roles), r in HEALTHY_ROLES)
+                      for r in ROLES)
+        factors = tuple(FactorRow(f.name, f.factor.capitalize(), PLACEMENT[f.placement], self.faces.factor(f).text,
+                                  f.count) for f in deck.factors)
+        parts = [
+            ("Biomes", render("rulebook/ecologies.html.j2", part="biomes", biomes=biomes)),
+            ("Trophic roles", render("rulebook/ecologies.html.j2", part="roles", roles=roles)),
+        ]
+        if factors:
+            parts.append(("Factor cards", render("rulebook/ecologies.html.j2", part="factors", factors=factors)))
+        parts.append(("Food webs", render("rulebook/ecologies.html.j2", part="webs", webs=self.food_webs())))
+        parts.append(("Card index", render("rulebook/ecologies.html.j2", part="index", cards=self.index())))
+        return [(title, Markup(html)) for title, html in parts]
+
+    def food_webs(self) -> tuple[FoodWeb, ...]:
+        from cardtool.render.foodweb_svg import render_svg
+
+        webs = []
+        for biome in self.deck.biomes:
+            code = biome.code
+            living = organisms_in(self.deck, code)
+            witness = find_witness(self.deck, code)
+            if witness:
+                caption = ("A healthy web: " + ", ".join(f"{role} {living[witness[role]].name}"
+                                                         for role in HEALTHY_ROLES) + " (bold arrows).")
+            else:
+                caption = f"Cannot become healthy: {why_unhealthy(self.deck, code)}"
+            url = "data:image/svg+xml," + quote(render_svg(self.deck, code))
+            webs.append(FoodWeb(code, biome.name, url, f"{len(living)} organisms. {caption}"))
+        return tuple(webs)
+
+    def index(self) -> tuple[CardRow, ...]:
+        rows = []
+        for card in sorted(self.deck.cards, key=lambda c: c.name.lower()):
+            if isinstance(card, Organism):
+                rows.append(CardRow(card.name, "organism", " ".join(card.biomes), " ".join(card.roles),
+                                    format_vp(card.vp), card.count))
+            elif card.kind == "biome":
+                rows.append(CardRow(card.name, "biome", card.code, "", "", card.count))
+            else:
+                rows.append(CardRow(card.name, f"{card.factor} factor", "", "", "", card.count))
+        return tuple(rows)

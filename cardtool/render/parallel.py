@@ -1,0 +1,58 @@
+"""Sharing slow rendering work between the machine's cores: forked worker processes, each given a slice.
+
+Forking (not spawning) lets a worker start with everything already imported and laid out in memory;
+where the platform cannot fork, or has one core, the work runs in this process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+MAX_WORKERS = 2
+
+
+def workers() -> int:
+    """Processes to use: one per core, at most MAX_WORKERS; CARDTOOL_WORKERS overrides (1 turns it off)."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    wanted = os.environ.get("CARDTOOL_WORKERS", "")
+    if wanted.isdigit():
+        return max(1, int(wanted))
+    return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
+
+
+def slices(count: int, parts: int) -> list[tuple[int, int]]:
+    """count items cut into `parts` runs of nearly equal length, as (start, end)."""
+    bounds = [round(i * count / parts) for i in range(parts + 1)]
+    return [(bounds[i], bounds[i + 1]) for i in range(parts) if bounds[i] < bounds[i + 1]]
+
+
+_TASK: Callable | None = None  # the function forked workers run: inherited, never pickled
+
+
+def _run(start: int, end: int):
+    return _TASK(start, end)
+
+
+def run_sliced(task: Callable[[int, int], Any], count: int, minimum: int = 2) -> list[Any]:
+    """task(start, end) over slices of range(count), in parallel when worth it; results in order."""
+    global _TASK
+    parts = workers() if count >= minimum else 1
+    runs = slices(count, parts) if count else [(0, 0)]
+    if len(runs) == 1:
+        return [task(*runs[0])]
+    _TASK = task
+    try:
+        with multiprocessing.get_context("fork").Pool(len(runs) - 1) as pool:
+            others = [pool.apply_async(_run, run) for run in runs[1:]]
+            first = task(*runs[0])
+            return [first, *(other.get() for other in others)]
+    finally:
+        _TASK = None
+
+
+def join(results: Sequence[list]) -> list:
+    return [item for result in results for item in result]

@@ -1,0 +1,200 @@
+"""`cardtool build`: every output of a deck, made step by step into a fresh folder that replaces
+build/<deck-id>/ only when all steps succeeded, so a failed build leaves the previous outputs whole
+(what other commands left there, such as sim/, is carried over).
+
+The steps are the STEPS tuple below, in order; adding a step (the simulation, when it exists) is adding
+one Step there. A step gets the build context and returns the files it wrote, each with a title for
+index.html.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardtool.deck.loader import load
+from cardtool.deck.model import Deck
+from cardtool.errors import DeckError
+from cardtool.render.environment import render
+from cardtool.render.output import staged_dir
+from cardtool.render.sheets import SheetSpec
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    sheet: SheetSpec = SheetSpec()
+    dpi: int = 300
+    image_bleed: float = 3.175  # 1/8 in
+    standalone: bool = False  # an expansion alone, without its bases
+
+
+@dataclass(frozen=True)
+class Output:
+    """A file a step wrote, relative to the build folder."""
+
+    path: str
+    title: str
+    note: str = ""
+
+
+@dataclass
+class Context:
+    deck_path: Path
+    options: BuildOptions
+    folder: Path  # where this build writes (a staging folder)
+    deck: Deck | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class StepResult:
+    name: str
+    title: str
+    status: str  # done | skipped | not available
+    outputs: tuple[Output, ...] = ()
+    message: str = ""
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Step:
+    """One stage of the build. `run` is None for a step cardtool cannot do yet: it is listed, never faked."""
+
+    name: str
+    title: str
+    run: Callable[[Context], tuple[list[Output], str]] | None
+    applies: Callable[[Deck], bool] = lambda deck: True
+    missing: str = ""  # why a step without `run` is not there
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    out: Path
+    steps: tuple[StepResult, ...]
+    seconds: float
+
+    @property
+    def outputs(self) -> tuple[Output, ...]:
+        return tuple(o for step in self.steps for o in step.outputs)
+
+
+# -- the steps ---------------------------------------------------------------------------------------
+def _validate(ctx: Context) -> tuple[list[Output], str]:
+    result = load(ctx.deck_path, standalone=ctx.options.standalone)
+    if result.deck is None or not result.report.ok:
+        raise DeckError(f"deck {ctx.deck_path} has errors; nothing was built", result.report)
+    ctx.deck = result.deck
+    report = result.report
+    warnings = len(report.warnings)
+    text = report.format() + "\n" if report.issues else ""
+    summary = f"{ctx.deck_path}: 0 error(s), {warnings} warning(s) - ok\n"
+    (ctx.folder / "validation.txt").write_text(text + summary, encoding="utf-8")
+    return [Output("validation.txt", "Validation report")], f"valid, {warnings} warning(s)"
+
+
+def _foodweb(ctx: Context) -> tuple[list[Output], str]:
+    from cardtool.commands import foodweb
+    from cardtool.render.foodweb_svg import render_svg
+
+    deck = ctx.deck
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        for code in deck.biome_codes:
+            foodweb._print_text(deck, code)
+    (ctx.folder / "foodweb.txt").write_text(text.getvalue(), encoding="utf-8")
+    (ctx.folder / "foodweb.json").write_text(
+        json.dumps({code: foodweb._summary(deck, code) for code in deck.biome_codes}, indent=2), encoding="utf-8")
+    outputs = [Output("foodweb.txt", "Food-web report"), Output("foodweb.json", "Food-web report (JSON)")]
+    (ctx.folder / "foodweb").mkdir()
+    for code in deck.biome_codes:
+        (ctx.folder / "foodweb" / f"{code}.svg").write_text(render_svg(deck, code), encoding="utf-8")
+        outputs.append(Output(f"foodweb/{code}.svg", f"Food web of {deck.biome(code).name}"))
+    return outputs, f"{len(deck.biome_codes)} biomes"
+
+
+def _cards(ctx: Context) -> tuple[list[Output], str]:
+    from cardtool.render.cards import DeckPrint
+
+    spec = ctx.options.sheet
+    deck_print = DeckPrint(ctx.deck, spec.card, spec.bleed)
+    sheet, pdf = deck_print.sheets(spec)
+    (ctx.folder / "cards.pdf").write_bytes(pdf)
+    copies = ctx.deck.size
+    note = (f"{copies} cards, {sheet.pages(copies)} fronts pages" + (" each followed by its backs page"
+            if spec.duplex != "none" else "") + f"; {sheet.describe()}")
+    fitted = [f"{f.card_id} {f.field} at {f.size:g} pt" for f in deck_print.fitted]
+    message = note + (f"; text shrunk to fit: {', '.join(fitted)}" if fitted else "")
+    return [Output("cards.pdf", "Print-and-play cards (PDF)", note)], message
+
+
+def _images(ctx: Context) -> tuple[list[Output], str]:
+    from cardtool.render.images import card_images
+
+    options = ctx.options
+    images = card_images(ctx.deck, options.sheet.card, options.image_bleed, options.dpi, None,
+                         ctx.folder / "images")
+    size = f"{images[0].width} x {images[0].height} px at {options.dpi} dpi"
+    return [Output("images/contact-sheet.png", "Contact sheet of every card"),
+            Output("images/cards.csv", "Card images list for a print shop (file, copies)"),
+            Output("images/cards.pdf", "One card a page with bleed, TrimBox and BleedBox (PDF)"),
+            Output("images/", f"{len(images)} card images (PNG, {size})")], f"{len(images)} images, {size}"
+
+
+def _rulebook(ctx: Context) -> tuple[list[Output], str]:
+    from cardtool.render.rulebook import rulebook_pdf
+
+    pdf, pages = rulebook_pdf(ctx.deck, ctx.options.sheet.paper)
+    (ctx.folder / "rulebook.pdf").write_bytes(pdf)
+    return [Output("rulebook.pdf", "Rulebook (PDF)", f"{pages} pages")], f"{pages} pages"
+
+
+STEPS: tuple[Step, ...] = (
+    Step("validate", "Validate the deck", _validate),
+    Step("foodweb", "Food-web report", _foodweb, applies=lambda deck: deck.game == "ecologies"),
+    Step("cards", "Print-and-play cards", _cards),
+    Step("images", "Card images", _images),
+    Step("rulebook", "Rulebook", _rulebook),
+    Step("simulation", "Short simulation", None,
+         missing="not available yet: cardtool's simulation step arrives with issue 7"),
+)
+
+
+def build_deck(deck_path: Path, options: BuildOptions, out: Path | None = None,
+               report: Callable[[str], None] = lambda line: None) -> BuildResult:
+    """Run every step into a staging folder, then swap it in for `out` (default build/<deck-id>)."""
+    started = time.perf_counter()
+    if out is None:
+        result = load(deck_path, deep=False, standalone=options.standalone)  # to learn the deck's id
+        if result.source is None:
+            raise DeckError(f"deck {deck_path} has errors; nothing was built", result.report)
+        out = Path("build") / result.source.manifest.id
+    results = []
+    with staged_dir(out, keep_others=True) as folder:  # keeps e.g. sim/ from `cardtool simulate`
+        ctx = Context(Path(deck_path), options, folder)
+        for step in STEPS:
+            if step.run is None:
+                results.append(StepResult(step.name, step.title, "not available", message=step.missing))
+                report(f"{step.name}: {step.missing}")
+                continue
+            if ctx.deck is not None and not step.applies(ctx.deck):
+                results.append(StepResult(step.name, step.title, "skipped", message=f"not for {ctx.deck.game} decks"))
+                continue
+            step_started = time.perf_counter()
+            outputs, message = step.run(ctx)
+            seconds = time.perf_counter() - step_started
+            results.append(StepResult(step.name, step.title, "done", tuple(outputs), message, seconds))
+            report(f"{step.name}: {message} ({seconds:.1f} s)")
+        (folder / "index.html").write_text(index_html(ctx.deck, results), encoding="utf-8")
+    return BuildResult(Path(out), tuple(results), time.perf_counter() - started)
+
+
+def index_html(deck: Deck, steps: list[StepResult]) -> str:
+    from cardtool import __version__
+
+    return render("build-index.html.j2", deck=deck.manifest, steps=steps, version=__version__,
+                  size=deck.size, kinds=len(deck.cards))

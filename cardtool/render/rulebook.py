@@ -1,0 +1,177 @@
+"""The rulebook: the deck's Markdown sections (its prose) around parts generated from its data — the
+component list counted from the cards, reference tables, a card index, pictures — with a table of
+contents and page numbers laid out by WeasyPrint (CSS target-counter and @page counters).
+
+A fenced block whose info string starts with `cardtool:` is a directive the game fills in from the
+data, e.g. ```` ```cardtool:score examples/worked-example.yaml Emma ```` for a worked example that the
+Symbiosis scoring engine computes. Markdown's raw HTML is off: deck prose is text, never markup.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from markupsafe import Markup, escape
+
+from cardtool.deck.model import Deck
+from cardtool.errors import RenderError
+from cardtool.render.cards import stylesheet
+from cardtool.render.environment import render
+from cardtool.render.fitting import render_html
+from cardtool.render.sheets import Paper
+
+
+@dataclass(frozen=True)
+class Heading:
+    id: str
+    title: str
+    level: int  # 1 chapter, 2 section
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """A chapter of the book: generated from data, or a Markdown section of the deck."""
+
+    id: str
+    title: str
+    html: Markup
+    headings: tuple[Heading, ...]  # the chapter's own heading first
+    new_page: bool = False
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    """The typed context of templates/rulebook/rulebook.html.j2."""
+
+    title: str
+    subtitle: str
+    version: str
+    authors: tuple[str, ...]
+    description: str
+    components: str
+    paper: Paper
+    chapters: tuple[Chapter, ...]
+    css: Markup
+    colophon: str
+
+    @property
+    def contents(self) -> tuple[Heading, ...]:
+        return tuple(h for chapter in self.chapters for h in chapter.headings)
+
+
+class Slugs:
+    """Unique ids for headings: 'Setting up' -> 'setting-up', then 'setting-up-2'."""
+
+    def __init__(self):
+        self.seen: set[str] = set()
+
+    def __call__(self, title: str) -> str:
+        base = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "section"
+        slug, n = base, 1
+        while slug in self.seen:
+            n += 1
+            slug = f"{base}-{n}"
+        self.seen.add(slug)
+        return slug
+
+
+def _markdown():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False, "typographer": True}).enable(["table", "replacements",
+                                                                                  "smartquotes"])
+
+
+def markdown_chapters(paths, directives: dict, slugs: Slugs) -> list[Chapter]:
+    """Each Markdown file as chapters: a `#` heading starts a chapter, `##` a section inside it."""
+    md = _markdown()
+    chapters = []
+    for path in paths:
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RenderError(f"{path}: cannot read this rulebook section ({exc})") from None
+        tokens = md.parse(text)
+        pieces: list[list] = []
+        for token in tokens:
+            if token.type == "heading_open" and token.tag == "h1":
+                pieces.append([])
+            elif not pieces:
+                line = (token.map[0] + 1) if token.map else 1
+                raise RenderError(f"{path}:{line}: a rulebook section starts with a '# Title' line")
+            pieces[-1].append(token)
+        for piece in pieces:
+            headings = []
+            for i, token in enumerate(piece):
+                if token.type == "heading_open":
+                    level = int(token.tag[1])
+                    title = piece[i + 1].content
+                    slug = slugs(title)
+                    token.attrSet("id", slug)
+                    token.tag = f"h{min(level + 1, 6)}"
+                    piece[i + 2].tag = token.tag
+                    if level <= 2:
+                        headings.append(Heading(slug, title, level))
+                elif token.type == "fence" and token.info.startswith("cardtool:"):
+                    line = (token.map[0] + 1) if token.map else 1
+                    token.type = "html_block"
+                    token.content = str(_directive(token.info, token.content, directives, path, line))
+            html = md.renderer.render(piece, md.options, {})
+            chapters.append(Chapter(headings[0].id, headings[0].title, Markup(html), tuple(headings)))
+    return chapters
+
+
+def _directive(info: str, body: str, directives: dict, path: Path, line: int) -> Markup:
+    name, *args = info[len("cardtool:"):].split()
+    handler = directives.get(name)
+    if handler is None:
+        from cardtool.suggest import did_you_mean
+
+        hint = did_you_mean(name, directives)
+        known = ", ".join(directives) or "none for this game"
+        raise RenderError(f"{path}:{line}: unknown rulebook directive 'cardtool:{name}'"
+                          + (f"; {hint}" if hint else "") + f" (directives: {known})")
+    return handler(args, body, path.parent, f"{path}:{line}")
+
+
+def rulebook_context(deck: Deck, paper: Paper) -> Rulebook:
+    from cardtool import __version__
+    from cardtool.render.games import rulebook_parts_of
+
+    parts = rulebook_parts_of(deck)
+    slugs = Slugs()
+    components = parts.components()
+    chapters = [_generated(slugs, "Components", render("rulebook/components.html.j2", components=components))]
+    prose = markdown_chapters(deck.manifest.rulebook, parts.directives(), slugs)
+    if not prose:
+        chapters.append(_generated(slugs, "How to play", Markup(
+            "<p class='missing'>This deck has no rulebook sections yet: list Markdown files under "
+            "<code>rulebook:</code> in its deck.yaml.</p>")))
+    chapters += prose
+    for title, html in parts.reference():
+        chapters.append(_generated(slugs, title, html, new_page=True))
+    manifest = deck.manifest
+    title, _, subtitle = manifest.name.partition(":")
+    return Rulebook(
+        title=title.strip(), subtitle=subtitle.strip(), version=manifest.version, authors=manifest.authors,
+        description=" ".join(manifest.description.split()), components=components.line, paper=paper,
+        chapters=tuple(chapters), css=stylesheet("rulebook/rulebook.css"),
+        colophon=f"Generated by cardtool {__version__} from deck {manifest.id} version {manifest.version}; "
+                 "every count, table and example is computed from the cards.")
+
+
+def _generated(slugs: Slugs, title: str, html, new_page: bool = False) -> Chapter:
+    slug = slugs(title)
+    body = Markup(f'<h2 id="{escape(slug)}">{escape(title)}</h2>\n') + Markup(html)
+    return Chapter(slug, title, body, (Heading(slug, title, 1),), new_page)
+
+
+def rulebook_pdf(deck: Deck, paper: Paper) -> tuple[bytes, int]:
+    """The rulebook PDF and its page count."""
+    context = rulebook_context(deck, paper)
+    base = Path(deck.manifest.root).resolve().as_uri() + "/"
+    document = render_html(render("rulebook/rulebook.html.j2", book=context), base)
+    return document.write_pdf(), len(document.pages)

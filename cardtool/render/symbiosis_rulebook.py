@@ -1,0 +1,195 @@
+"""The parts of a Symbiosis rulebook computed from the deck: components, Seasons and Animals, the card
+index, and worked scoring examples scored by the scoring engine (the `cardtool:score` directive)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from markupsafe import Markup
+
+from cardtool.errors import DeckError, RenderError
+from cardtool.games.symbiosis.layout import LEFT, MIDDLE, POND, RIVER, ROW
+from cardtool.games.symbiosis.model import SymbiosisDeck
+from cardtool.games.symbiosis.position import load_position
+from cardtool.games.symbiosis.table import FIXED, CardTable
+from cardtool.render.ecologies_rulebook import Components, count_line
+from cardtool.render.environment import render
+from cardtool.render.symbiosis import SymbiosisFaces
+
+COLUMN_TITLES = {LEFT: "Left column", MIDDLE: "Middle columns", "right": "Right column"}
+
+
+@dataclass(frozen=True)
+class MarkRow:
+    name: str
+    icon: str
+    colour: str
+    colour_name: str
+    cards: int
+    counted_by: int  # variable cards that count it
+
+
+@dataclass(frozen=True)
+class IndexRow:
+    name: str
+    animal: str
+    season: str
+    rule: str
+    copies: int
+
+
+@dataclass(frozen=True)
+class PondCard:
+    name: str
+    animal: str
+    season: str
+    colour: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class PondView:
+    player: str
+    rows: tuple[tuple[PondCard, ...], ...]
+    left: str  # whose pond the left column counts
+    right: str
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    name: str
+    rule: str
+    matches: int | None
+    points: int
+
+
+@dataclass(frozen=True)
+class ColumnView:
+    title: str
+    counts: str
+    lines: tuple[ScoreLine, ...]
+    total: int
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    player: str
+    columns: tuple[ColumnView, ...]
+    sum: str  # "7 + 17 + 9 = 33"
+    total: int
+
+
+@dataclass(frozen=True)
+class Example:
+    """A worked example: the ponds on the table and the breakdown of the chosen players' scores."""
+
+    mode: str
+    ponds: tuple[PondView, ...]
+    breakdowns: tuple[Breakdown, ...]
+    result: str
+
+
+class SymbiosisRulebook:
+    """Generated rulebook parts for a Symbiosis deck."""
+
+    def __init__(self, deck: SymbiosisDeck):
+        self.deck = deck
+        self.table = CardTable.of(deck)
+        self.faces = SymbiosisFaces(deck)
+
+    def components(self) -> Components:
+        deck = self.deck
+        animals = Counter(c.animal for c in deck.cards for _ in range(c.count))
+        seasons = Counter(c.season for c in deck.cards for _ in range(c.count))
+        rules = Counter(c.scoring.rule for c in deck.cards for _ in range(c.count))
+        counts = [(a.plural_name if animals[a.id] != 1 else a.name, animals[a.id]) for a in deck.animals]
+        notes = (", ".join(f"{seasons[s.id]} {s.name}" + (f" ({s.colour_name})" if s.colour_name else "")
+                           for s in deck.seasons) + " cards",
+                 f"{rules['fixed']} cards score fixed points, {rules['per_animal']} count an Animal "
+                 f"and {rules['per_season']} count a Season",
+                 f"{len(deck.cards)} different cards")
+        return Components(count_line(deck.size, counts), tuple(counts), notes)
+
+    def reference(self) -> list[tuple[str, Markup]]:
+        deck, table = self.deck, self.table
+        counted = Counter(table.counted[n] for n in range(len(table.cards)) if table.counted[n] != FIXED)
+        feature = {name: i for i, name in enumerate(table.feature_names)}
+        seasons = tuple(MarkRow(s.name, self.faces.seasons[s.id].icon, s.colour, s.colour_name,
+                                sum(c.count for c in deck.cards if c.season == s.id),
+                                counted[feature[f"season:{s.id}"]]) for s in deck.seasons)
+        animals = tuple(MarkRow(a.name, self.faces.animals[a.id].icon, "", "",
+                                sum(c.count for c in deck.cards if c.animal == a.id),
+                                counted[feature[f"animal:{a.id}"]]) for a in deck.animals)
+        index = tuple(IndexRow(c.name, deck.animal(c.animal).name, deck.season(c.season).name,
+                               table.rule_text(n), c.count)
+                      for n, c in sorted(enumerate(table.cards), key=lambda nc: nc[1].name.lower()))
+        return [("Seasons and Animals", Markup(render("rulebook/symbiosis.html.j2", part="marks", seasons=seasons,
+                                                      animals=animals))),
+                ("Card index", Markup(render("rulebook/symbiosis.html.j2", part="index", cards=index)))]
+
+    def directives(self) -> dict:
+        return {"score": self.score_example}
+
+    def score_example(self, args: list[str], body: str, folder: Path, where: str) -> Markup:
+        """```cardtool:score POSITION.yaml [PLAYER ...]```: the position scored by the engine."""
+        if not args:
+            raise RenderError(f"{where}: cardtool:score needs a position file, e.g. "
+                              "```cardtool:score examples/worked-example.yaml Emma```")
+        path = folder / args[0]
+        if not path.is_file():
+            raise RenderError(f"{where}: no position file {path}")
+        try:
+            position = load_position(path, self.table)
+        except DeckError as exc:
+            detail = exc.report.format() if exc.report is not None else ""
+            raise RenderError(f"{where}: {exc}\n{detail}".rstrip()) from None
+        names = position.names
+        unknown = [name for name in args[1:] if name not in names]
+        if unknown:
+            raise RenderError(f"{where}: no player {', '.join(unknown)} in {args[0]} (players: {', '.join(names)})")
+        shown = [names.index(name) for name in args[1:]] or list(range(len(names)))
+        breakdown = position.breakdown(self.table)
+        example = Example(position.mode, tuple(self._pond(position, seat) for seat in range(len(names))),
+                          tuple(self._breakdown(position, breakdown[seat]) for seat in shown),
+                          self._result(position, breakdown))
+        return Markup(render("rulebook/symbiosis.html.j2", part="example", example=example))
+
+    def _who(self, position, seat: int, target: int) -> str:
+        if target == RIVER:
+            return "the River"
+        return "own pond" if target == seat else f"{position.names[target]}'s pond"
+
+    def _pond(self, position, seat: int) -> PondView:
+        table, deck = self.table, self.deck
+        cards = []
+        for number in position.ponds[seat]:
+            card = table.cards[number]
+            cards.append(PondCard(card.name, deck.animal(card.animal).name, deck.season(card.season).name,
+                                  deck.season(card.season).colour, table.short_rule(number)))
+        left, right = position.faces[seat]
+        return PondView(position.names[seat], (tuple(cards[:ROW]), tuple(cards[ROW:POND])),
+                        self._who(position, seat, left), self._who(position, seat, right))
+
+    def _breakdown(self, position, pond) -> Breakdown:
+        table = self.table
+        columns = []
+        for column in pond.columns:
+            lines = tuple(ScoreLine(table.cards[c.card].name, table.rule_text(c.card), c.matches, c.points)
+                          for c in column.cards)
+            counts = "counts " + ("your own pond" if column.target == pond.seat
+                                  else self._who(position, pond.seat, column.target))
+            columns.append(ColumnView(COLUMN_TITLES[column.column], counts, lines, column.total))
+        total = " + ".join(str(c.total) for c in columns) + f" = {pond.total}"
+        return Breakdown(position.names[pond.seat], tuple(columns), total, pond.total)
+
+    def _result(self, position, breakdown) -> str:
+        totals = [p.total for p in breakdown]
+        scores = [sum(totals[s] for s in team) for team in position.teams]
+        best = max(scores)
+        winners = [team for team, score in zip(position.teams, scores) if score == best]
+        label = " and ".join(" & ".join(position.names[s] for s in team) for team in winners)
+        if len(winners) > 1:
+            return f"{label} share the victory with {best} points each: they live in perfect symbiosis."
+        return f"{label} {'win' if len(winners[0]) > 1 else 'wins'} with {best} points."

@@ -1,0 +1,331 @@
+"""The outputs of `cardtool simulate`: games.jsonl, summary.json, cards.csv, report.html and report.pdf.
+
+The report's context is built here, every number already worded and every chart already drawn, so
+the template only lays it out. Everything is made in memory first and written at the end, each file
+atomically: a run that fails leaves the previous outputs as they were.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+
+from cardtool.errors import UsageError
+from cardtool.sim import charts
+from cardtool.sim.analysis import Analysis
+from cardtool.sim.records import to_jsonl
+from cardtool.sim.runner import RunResult
+from cardtool.sim.stats import Difference, Rate
+
+PAGE_TITLE = "Balance report"
+
+
+# -- numbers in words
+
+def percent(x: float, digits: int = 1) -> str:
+    return "–" if x is None or math.isnan(x) else f"{100 * x:.{digits}f}%"
+
+
+def rate_text(rate: Rate) -> str:
+    """'26.3% (23.7–29.1%)'."""
+    if not rate.n:
+        return "– (no games)"
+    return f"{percent(rate.value)} ({percent(rate.low)}–{percent(rate.high)})"
+
+
+def points_diff(diff: Difference, digits: int = 2) -> str:
+    if math.isnan(diff.estimate):
+        return "–"
+    return f"{diff.estimate:+.{digits}f} ({diff.low:+.{digits}f} to {diff.high:+.{digits}f})"
+
+
+def rate_diff(diff: Difference) -> str:
+    """'+4.2 pp (+1.0 to +7.5)': a difference of rates in percentage points."""
+    if math.isnan(diff.estimate):
+        return "–"
+    return f"{100 * diff.estimate:+.1f} pp ({100 * diff.low:+.1f} to {100 * diff.high:+.1f})"
+
+
+def p_text(p: float) -> str:
+    return "–" if math.isnan(p) else ("< 0.0001" if p < 0.0001 else f"{p:.4f}" if p < 0.01 else f"{p:.3f}")
+
+
+def number(x: float, digits: int = 1) -> str:
+    return "–" if x is None or math.isnan(x) else f"{x:.{digits}f}"
+
+
+# -- the report
+
+def seat_names(players: int) -> list[str]:
+    return [f"seat {seat + 1}" for seat in range(players)]
+
+
+def simulation_context(analysis: Analysis, config: Mapping, run: Mapping) -> dict:
+    """Everything report.html.j2 shows, worded and drawn."""
+    a = analysis
+    name = a.spec.score_name
+    seats = seat_names(a.players)
+    first = a.first_player
+    verdict = ("no evidence that the first seat is favoured or handicapped" if not first.significant else
+               "the first seat is favoured" if first.estimate > 0 else "the first seat is handicapped")
+    context = {
+        "title": f"{PAGE_TITLE}: {config['deck_name']}",
+        "config": config, "run": run, "score_name": name, "score_title": name[:1].upper() + name[1:],
+        "findings": _findings(a, verdict),
+        "seats": [{"name": s.capitalize(), "rate": rate_text(r), "wins": r.k, "score": number(score.mean),
+                   "median": number(score.median)} for s, r, score in zip(seats, a.seats, a.seat_scores)],
+        "average_seat": percent(a.average_seat),
+        "seat_chart": charts.rates([s.capitalize() for s in seats], [("", a.seats)], reference=a.average_seat,
+                                   reference_label="average seat"),
+        "first": {"rate": rate_text(a.seats[0]) if a.seats else "–", "average": percent(a.average_seat),
+                  "difference": rate_diff(first), "p": p_text(first.p), "significant": first.significant,
+                  "verdict": verdict},
+        "bots": [{"name": bot, "rate": rate_text(r), "seats": r.n, "score": number(a.bot_scores[bot].mean)}
+                 for bot, r in a.bots.items()],
+        "bot_chart": charts.rates(list(a.bots), [("", list(a.bots.values()))]) if len(a.bots) > 1 else "",
+        "length": {"median": number(a.length.median, 0), "p95": number(a.length.p95, 0),
+                   "mean": number(a.length.mean), "min": number(a.length.minimum, 0),
+                   "max": number(a.length.maximum, 0), "stalled": rate_text(a.stalled),
+                   "stalled_games": a.stalled.k, "max_turns": config["max_turns"]},
+        "length_chart": charts.histogram([("", a.lengths)], xlabel="turns",
+                                         marks=[("median", a.length.median), ("p95", a.length.p95)]),
+        "scores": {"winning": number(a.winning_scores.median), "winning_p95": number(a.winning_scores.p95),
+                   "shared": a.shared},
+        "score_chart": charts.boxes([s.capitalize() for s in seats], a.scores, ylabel=name),
+        "curve_chart": charts.curves([(s.capitalize(), [row[i] for row in a.curve]) for i, s in enumerate(seats)],
+                                     xlabel="round", ylabel=f"mean {name}") if a.curve else "",
+        "biomes": [{"code": b.code, "healthy": rate_text(b.healthy), "median": number(b.turns.median, 0),
+                    "p95": number(b.turns.p95, 0)} for b in a.biomes],
+        "biome_chart": charts.rates([b.code for b in a.biomes], [("", [b.healthy for b in a.biomes])],
+                                    ylabel="games healthy") if a.biomes else "",
+        "breakdowns": [{"title": b.title.capitalize(), "rows": [
+                           {"category": c.replace("_", " "), "everyone": number(b.everyone[c]),
+                            "winners": number(b.winners[c])} for c in b.categories],
+                        "chart": charts.grouped(b.categories, [("every seat", [b.everyone[c] for c in b.categories]),
+                                                               ("winners", [b.winners[c] for c in b.categories])],
+                                                ylabel=f"mean {name}")} for b in a.breakdowns],
+        **_card_context(a),
+    }
+    return context
+
+
+def _findings(a: Analysis, verdict: str) -> list[str]:
+    findings = [f"{a.games} games: {a.finished} finished, {a.stalled.k} stalled at the turn cap"
+                + (f" ({percent(a.stalled.value)})" if a.stalled.k else "") + "."]
+    if a.seats:
+        findings.append(f"Seat 1 wins {rate_text(a.seats[0])} of its games; the average seat "
+                        f"{percent(a.average_seat)}: {verdict}.")
+    if len(a.bots) > 1:
+        best = max(a.bots, key=lambda b: a.bots[b].value)
+        findings.append(f"The strongest bot is {best}, winning {rate_text(a.bots[best])}.")
+    findings.append(f"A game lasts {number(a.length.median, 0)} turns (median); 95% of games end within "
+                    f"{number(a.length.p95, 0)}.")
+    strong = [c for c in a.cards if c.impact.significant and c.impact.estimate > 0]
+    weak = [c for c in a.cards if c.impact.significant and c.impact.estimate < 0]
+    if strong:
+        findings.append("Seats win more often with " + ", ".join(c.name for c in _top(strong, 5)) + ".")
+    if weak:
+        findings.append("Seats win less often with " + ", ".join(c.name for c in _top(weak, 5)) + ".")
+    if a.never_chosen:
+        findings.append(f"{len(a.never_chosen)} card(s) were never {a.spec.choice_event} by any bot: "
+                        + ", ".join(c.name for c in a.never_chosen[:8]) + ("…" if len(a.never_chosen) > 8 else "") + ".")
+    return findings
+
+
+def _top(cards, n):
+    return sorted(cards, key=lambda c: -abs(c.impact.estimate))[:n]
+
+
+def _card_context(a: Analysis) -> dict:
+    spec = a.spec
+    if not a.cards:
+        return {"cards": [], "card_events": [], "card_chart": "", "never": [], "impact_event": "",
+                "choice_event": ""}
+    ordered = sorted(a.cards, key=lambda c: (math.isnan(c.impact.estimate), -c.impact.estimate
+                                             if not math.isnan(c.impact.estimate) else 0))
+    rows = [{"name": c.name, "id": c.id,
+             "events": [percent(c.games[e] / a.games, 0) for e in spec.card_events],
+             "with": rate_text(c.win_when[spec.impact_event]), "without": rate_text(c.win_without),
+             "difference": rate_diff(c.impact), "p": p_text(c.impact.p), "significant": c.impact.significant,
+             "never": c.never_chosen} for c in ordered]
+    chart = charts.forest([c.name for c in ordered], [c.impact.estimate for c in ordered],
+                          [c.impact.low for c in ordered], [c.impact.high for c in ordered],
+                          [c.impact.significant for c in ordered],
+                          xlabel=f"win rate when {spec.impact_event} minus when not")
+    return {"cards": rows, "card_events": list(spec.card_events), "card_chart": chart,
+            "never": [c.name for c in a.never_chosen], "impact_event": spec.impact_event,
+            "choice_event": spec.choice_event}
+
+
+def render_html(template: str, context: dict) -> str:
+    from cardtool.render.environment import render
+
+    return render(template, **context)
+
+
+def render_pdf(html: str) -> bytes:
+    """The same page through WeasyPrint."""
+    import logging
+
+    from weasyprint import HTML
+
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
+    return HTML(string=html).write_pdf()
+
+
+# -- the machine-readable outputs
+
+def cards_csv(analysis: Analysis) -> str:
+    """cards.csv: one row per card, every number the card table shows."""
+    spec = analysis.spec
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    header = ["card", "name"]
+    for event in spec.card_events:
+        header += [f"{event}_games", f"{event}_per_game", f"win_rate_when_{event}", f"seats_{event}"]
+    header += [f"win_rate_not_{spec.impact_event}", "difference", "difference_low", "difference_high", "p",
+               "significant", f"never_{spec.choice_event}"]
+    writer.writerow(header)
+    for c in analysis.cards:
+        row = [c.id, c.name]
+        for event in spec.card_events:
+            rate = c.win_when[event]
+            row += [c.games[event], _f(c.per_game[event]), _f(rate.value), rate.n]
+        row += [_f(c.win_without.value), _f(c.impact.estimate), _f(c.impact.low), _f(c.impact.high), _f(c.impact.p),
+                int(c.impact.significant), int(c.never_chosen)]
+        writer.writerow(row)
+    return out.getvalue()
+
+
+def _f(x: float) -> str:
+    return "" if x is None or math.isnan(x) else f"{x:.6g}"
+
+
+def rate_json(rate: Rate) -> dict:
+    return {"wins": rate.k, "of": rate.n, "rate": _j(rate.value), "ci95": [_j(rate.low), _j(rate.high)]}
+
+
+def diff_json(diff: Difference) -> dict:
+    return {"estimate": _j(diff.estimate), "ci95": [_j(diff.low), _j(diff.high)], "p": _j(diff.p),
+            "significant": diff.significant}
+
+
+def _j(x: float):
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(x, 6)
+
+
+def summary_json(analysis: Analysis, config: Mapping, run: Mapping) -> dict:
+    """summary.json: the effective configuration, how the run went, and the headline statistics."""
+    a = analysis
+    return {
+        "config": dict(config), "run": dict(run),
+        "games": a.games, "finished": a.finished, "stalled": rate_json(a.stalled), "shared_wins": a.shared,
+        "seats": [{"seat": i + 1, "win": rate_json(r), "mean_score": _j(s.mean), "median_score": _j(s.median)}
+                  for i, (r, s) in enumerate(zip(a.seats, a.seat_scores))],
+        "average_seat_win_rate": _j(a.average_seat), "first_player_advantage": diff_json(a.first_player),
+        "bots": {name: {"win": rate_json(r), "mean_score": _j(a.bot_scores[name].mean)} for name, r in a.bots.items()},
+        "length": {"median": _j(a.length.median), "p95": _j(a.length.p95), "mean": _j(a.length.mean),
+                   "min": _j(a.length.minimum), "max": _j(a.length.maximum)},
+        "winning_score": {"median": _j(a.winning_scores.median), "p95": _j(a.winning_scores.p95)},
+        "curve": [[_j(x) for x in row] for row in a.curve],
+        "biomes": {b.code: {"healthy": rate_json(b.healthy), "median_turn": _j(b.turns.median),
+                            "p95_turn": _j(b.turns.p95)} for b in a.biomes},
+        "breakdowns": {b.title: {"every_seat": {c: _j(v) for c, v in b.everyone.items()},
+                                 "winners": {c: _j(v) for c, v in b.winners.items()}} for b in a.breakdowns},
+        f"never_{a.spec.choice_event or 'chosen'}": [c.id for c in a.never_chosen],
+        "spec": a.spec.to_json(),
+    }
+
+
+def run_json(result: RunResult) -> dict:
+    return {"finished_games": len(result.records), "interrupted": result.interrupted,
+            "seconds": round(result.seconds, 3), "games_per_second": round(result.games_per_second, 1),
+            "where": result.where}
+
+
+def write_outputs(out: Path, files: Mapping[str, str | bytes]) -> None:
+    """Write every output, each atomically, once all of them are made."""
+    from cardtool.render.environment import write_atomic
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, data in files.items():
+            write_atomic(out / name, data)
+    except OSError as exc:
+        raise UsageError(f"cannot write the outputs to {out}: {exc.strerror or exc}") from None
+
+
+def simulation_files(records, analysis: Analysis, config: Mapping, run: Mapping) -> dict[str, str | bytes]:
+    """Every output of a simulation, in memory."""
+    context = simulation_context(analysis, config, run)
+    html = render_html("sim/report.html.j2", context)
+    return {"games.jsonl": to_jsonl(records),
+            "summary.json": json.dumps(summary_json(analysis, config, run), indent=2) + "\n",
+            "cards.csv": cards_csv(analysis), "report.html": html, "report.pdf": render_pdf(html)}
+
+
+# -- cardtool compare
+
+def _row_json(row) -> dict:
+    return {"metric": row.metric, "a": row.a, "b": row.b, "difference_b_minus_a": diff_json(row.difference),
+            "kind": row.kind}
+
+
+def _row_context(row) -> dict:
+    diff = rate_diff(row.difference) if row.kind == "rate" else points_diff(row.difference)
+    return {"metric": row.metric, "a": row.a, "b": row.b, "difference": diff, "p": p_text(row.difference.p),
+            "significant": row.difference.significant}
+
+
+def comparison_context(comparison, config_a: Mapping, config_b: Mapping, run_a: Mapping, run_b: Mapping) -> dict:
+    """Everything compare.html.j2 shows, worded and drawn."""
+    a, b = comparison.a, comparison.b
+    name = a.spec.score_name
+    labels = (f"A: {config_a['deck']}", f"B: {config_b['deck']}")
+    seats = [s.capitalize() for s in seat_names(a.players)]
+    significant = [row for row in comparison.metrics + comparison.cards if row.difference.significant]
+    mean_curve = [(labels[0], [sum(row) / len(row) for row in a.curve]),
+                  (labels[1], [sum(row) / len(row) for row in b.curve])]
+    return {
+        "title": f"Comparison: {config_a['deck_name']} against {config_b['deck_name']}",
+        "config": config_a, "config_b": config_b, "run": run_a, "run_b": run_b, "labels": labels,
+        "score_name": name, "score_title": name[:1].upper() + name[1:], "pairs": comparison.games,
+        "significant": [_row_context(row) for row in significant],
+        "metrics": [_row_context(row) for row in comparison.metrics],
+        "cards": [_row_context(row) for row in comparison.cards], "impact_event": a.spec.impact_event,
+        "seat_chart": charts.rates(seats, [(labels[0], a.seats), (labels[1], b.seats)]),
+        "bot_chart": charts.rates(list(a.bots), [(labels[0], list(a.bots.values())),
+                                                 (labels[1], [b.bots.get(k, Rate(0, 0, 0, 1)) for k in a.bots])])
+        if len(a.bots) > 1 else "",
+        "length_chart": charts.histogram([(labels[0], a.lengths), (labels[1], b.lengths)], xlabel="turns"),
+        "score_chart": charts.histogram([(labels[0], [s for seat in a.scores for s in seat]),
+                                         (labels[1], [s for seat in b.scores for s in seat])], xlabel=name),
+        "curve_chart": charts.curves(mean_curve, xlabel="round", ylabel=f"mean {name} per seat")
+        if a.curve and b.curve else "",
+    }
+
+
+def comparison_files(records_a, records_b, comparison, config_a: Mapping, config_b: Mapping,
+                     run_a: Mapping, run_b: Mapping) -> dict[str, str | bytes]:
+    """Every output of a comparison, in memory."""
+    context = comparison_context(comparison, config_a, config_b, run_a, run_b)
+    html = render_html("sim/compare.html.j2", context)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["table", "metric", "a", "b", "difference_b_minus_a", "low", "high", "p", "significant"])
+    for table, rows in (("metrics", comparison.metrics), ("cards", comparison.cards)):
+        for row in rows:
+            d = row.difference
+            writer.writerow([table, row.metric, row.a, row.b, _f(d.estimate), _f(d.low), _f(d.high), _f(d.p),
+                             int(d.significant)])
+    summary = {"a": {"config": dict(config_a), "run": dict(run_a)}, "b": {"config": dict(config_b), "run": dict(run_b)},
+               "paired_games": comparison.games, "metrics": [_row_json(r) for r in comparison.metrics],
+               "cards": [_row_json(r) for r in comparison.cards]}
+    return {"games-a.jsonl": to_jsonl(records_a), "games-b.jsonl": to_jsonl(records_b),
+            "summary.json": json.dumps(summary, indent=2) + "\n", "comparison.csv": out.getvalue(),
+            "report.html": html, "report.pdf": render_pdf(html)}

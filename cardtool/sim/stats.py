@@ -1,0 +1,168 @@
+"""The statistics of a simulation: intervals for rates, differences, tests, medians and p95.
+
+Every interval is a 95% interval unless asked otherwise. Rates use Wilson's score interval (sound
+near 0% and 100% and for small counts, unlike "rate +- 2 standard errors"); differences of two rates
+use Newcombe's interval built from two Wilson intervals (independent samples, or paired ones for
+two decks played under common random numbers). docs/simulation.md explains them in plain words.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as sp
+
+ALPHA = 0.05
+
+
+def _z(confidence: float) -> float:
+    return float(sp.norm.ppf(0.5 + confidence / 2))
+
+
+def wilson(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a rate; (0, 1) when there are no trials."""
+    if trials == 0:
+        return 0.0, 1.0
+    z = _z(confidence)
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    # exact ends: none in n cannot have a rate below 0, all in n none above 1
+    return (0.0 if successes == 0 else max(0.0, centre - half)), (1.0 if successes == trials else min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class Rate:
+    """k of n, with its Wilson interval."""
+
+    k: int
+    n: int
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, k: int, n: int) -> "Rate":
+        return cls(k, n, *wilson(k, n))
+
+    @property
+    def value(self) -> float:
+        return self.k / self.n if self.n else math.nan
+
+
+@dataclass(frozen=True)
+class Difference:
+    """An estimated difference (first minus second) with its interval and a two-sided p-value."""
+
+    estimate: float
+    low: float
+    high: float
+    p: float
+    significant: bool = False  # set after correcting for the number of comparisons (see holm)
+
+    def marked(self, significant: bool) -> "Difference":
+        return Difference(self.estimate, self.low, self.high, self.p, significant)
+
+
+def newcombe(k1: int, n1: int, k2: int, n2: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Interval of p1 - p2 for two independent rates (Newcombe's hybrid score method)."""
+    p1, p2 = k1 / n1 if n1 else 0.0, k2 / n2 if n2 else 0.0
+    l1, u1 = wilson(k1, n1, confidence)
+    l2, u2 = wilson(k2, n2, confidence)
+    diff = p1 - p2
+    return diff - math.hypot(p1 - l1, u2 - p2), diff + math.hypot(u1 - p1, p2 - l2)
+
+
+def rate_difference(k1: int, n1: int, k2: int, n2: int) -> Difference:
+    """p1 - p2 for independent samples: Newcombe interval, Fisher's exact test."""
+    low, high = newcombe(k1, n1, k2, n2)
+    if not n1 or not n2:
+        return Difference(math.nan, low, high, 1.0)
+    p = float(sp.fisher_exact([[k1, n1 - k1], [k2, n2 - k2]]).pvalue)
+    return Difference(k1 / n1 - k2 / n2, low, high, min(1.0, p))
+
+
+def paired_rate_difference(first: Sequence[bool], second: Sequence[bool], confidence: float = 0.95) -> Difference:
+    """p1 - p2 for paired outcomes (game i of deck A against game i of deck B): Newcombe's paired
+    interval, and McNemar's exact test on the pairs that disagree."""
+    n = len(first)
+    if n == 0:
+        return Difference(math.nan, -1.0, 1.0, 1.0)
+    a = sum(1 for x, y in zip(first, second) if x and y)
+    b = sum(1 for x, y in zip(first, second) if x and not y)
+    c = sum(1 for x, y in zip(first, second) if y and not x)
+    d = n - a - b - c
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = wilson(a + b, n, confidence)
+    l2, u2 = wilson(a + c, n, confidence)
+    denominator = (a + b) * (c + d) * (a + c) * (b + d)
+    phi = (a * d - b * c) / math.sqrt(denominator) if denominator else 0.0
+    below = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    above = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    p = float(sp.binomtest(b, b + c, 0.5).pvalue) if b + c else 1.0
+    return Difference(p1 - p2, max(-1.0, p1 - p2 - below), min(1.0, p1 - p2 + above), p)
+
+
+def rate_against(k: int, n: int, expected: float) -> float:
+    """Two-sided p-value of k in n against a known rate (exact binomial test)."""
+    if n == 0:
+        return 1.0
+    return float(sp.binomtest(k, n, min(1.0, max(0.0, expected))).pvalue)
+
+
+def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean with its t interval."""
+    data = np.asarray(values, dtype=float)
+    if data.size == 0:
+        return math.nan, math.nan, math.nan
+    mean = float(data.mean())
+    if data.size < 2 or float(data.std()) == 0.0:
+        return mean, mean, mean
+    half = float(sp.t.ppf(0.5 + confidence / 2, data.size - 1) * data.std(ddof=1) / math.sqrt(data.size))
+    return mean, mean - half, mean + half
+
+
+def paired_mean_difference(first: Sequence[float], second: Sequence[float]) -> Difference:
+    """Mean of first - second over pairs: t interval and paired t-test."""
+    diffs = np.asarray(first, dtype=float) - np.asarray(second, dtype=float)
+    mean, low, high = mean_interval(diffs)
+    if diffs.size < 2 or not np.any(diffs):
+        return Difference(mean if diffs.size else math.nan, low, high, 1.0)
+    if float(diffs.std()) == 0.0:  # the same non-zero difference in every pair
+        return Difference(mean, mean, mean, 0.0)
+    return Difference(mean, low, high, float(sp.ttest_rel(first, second).pvalue))
+
+
+def mean_difference(first: Sequence[float], second: Sequence[float], confidence: float = 0.95) -> Difference:
+    """Mean of first minus mean of second for independent samples: Welch's interval and test."""
+    x, y = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
+    if x.size < 2 or y.size < 2:
+        return Difference(math.nan, math.nan, math.nan, 1.0)
+    diff = float(x.mean() - y.mean())
+    vx, vy = x.var(ddof=1) / x.size, y.var(ddof=1) / y.size
+    if vx + vy == 0:
+        return Difference(diff, diff, diff, 1.0 if diff == 0 else 0.0)
+    df = (vx + vy) ** 2 / ((vx ** 2 / (x.size - 1) if vx else 0) + (vy ** 2 / (y.size - 1) if vy else 0))
+    half = float(sp.t.ppf(0.5 + confidence / 2, df) * math.sqrt(vx + vy))
+    p = float(sp.ttest_ind(x, y, equal_var=False).pvalue)
+    return Difference(diff, diff - half, diff + half, p)
+
+
+def holm(differences: Sequence[Difference], alpha: float = ALPHA) -> list[Difference]:
+    """The differences marked significant or not by Holm's step-down correction: with many metrics
+    compared at once, some would pass p < 0.05 by chance alone; this keeps that chance under alpha."""
+    order = sorted(range(len(differences)), key=lambda i: differences[i].p)
+    significant = [False] * len(differences)
+    m = len(differences)
+    for rank, i in enumerate(order):
+        if differences[i].p > alpha / (m - rank) or math.isnan(differences[i].p):
+            break
+        significant[i] = True
+    return [d.marked(s) for d, s in zip(differences, significant)]
+
+
+def quantile(values: Sequence[float], q: float) -> float:
+    """The q-quantile (0.5 median, 0.95 p95), by linear interpolation; nan when empty."""
+    return float(np.quantile(np.asarray(values, dtype=float), q)) if len(values) else math.nan

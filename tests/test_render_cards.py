@@ -1,0 +1,166 @@
+"""Print-and-play PDFs checked as a printer would see them: page sizes and counts, where every card lands
+(read from the PDF with pypdf), and rasterised pixels for bleed, crop marks and backs behind fronts."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pypdfium2 as pdfium
+import pytest
+from pypdf import PdfReader
+
+from cardtool.deck.loader import load_deck
+from cardtool.render.cards import DeckPrint
+from cardtool.render.impose import PT_PER_MM
+from cardtool.render.sheets import CARD_SIZES, PAPERS, SheetSpec, layout
+from tests.conftest import DECKS
+
+DPI = 100
+THREE = "spring-frog-per-pink,autumn-snail-3,summer-fish-per-fish"  # pink, orange and yellow Seasons
+COLOURS = {"spring-frog-per-pink": (0xf2, 0x9b, 0xc1), "autumn-snail-3": (0xe0, 0x7b, 0x39),
+           "summer-fish-per-fish": (0xf2, 0xc9, 0x4c)}
+SYMBIOSIS_BACK = (0x1d, 0x4f, 0x63)
+STAMP = re.compile(rb"q (-?1) 0 0 (-?1) (-?[\d.]+) (-?[\d.]+) cm /Card(\d+) Do Q")
+
+
+@pytest.fixture(scope="module")
+def symbiosis():
+    return load_deck(DECKS / "symbiosis")
+
+
+def sheets(deck, only=None, **spec):
+    spec = SheetSpec(**spec)
+    sheet, pdf = DeckPrint(deck, spec.card, spec.bleed, only).sheets(spec)
+    return sheet, pdf
+
+
+def stamps(pdf: bytes, page_number: int) -> list[tuple[int, float, float, float, float, bool]]:
+    """Cards on a page as (singles page, left, top, width, height in mm, rotated)."""
+    page = PdfReader(io.BytesIO(pdf)).pages[page_number]
+    height = float(page.mediabox.height)
+    xobjects = page["/Resources"]["/XObject"]
+    found = []
+    for a, _, e, f, index in STAMP.findall(page.get_contents().get_data()):
+        llx, lly, urx, ury = (float(v) for v in xobjects[f"/Card{int(index)}"].get_object()["/BBox"])
+        e, f, rotated = float(e), float(f), a == b"-1"
+        left, bottom = (e - urx, f - ury) if rotated else (e + llx, f + lly)
+        w, h = urx - llx, ury - lly
+        found.append((int(index), left / PT_PER_MM, (height - bottom - h) / PT_PER_MM, w / PT_PER_MM,
+                      h / PT_PER_MM, rotated))
+    return found
+
+
+def pixels(pdf: bytes, page_number: int):
+    document = pdfium.PdfDocument(pdf)
+    return document[page_number].render(scale=DPI / 72).to_pil().convert("RGB")
+
+
+def at(image, x_mm: float, y_mm: float):
+    return image.getpixel((int(x_mm / 25.4 * DPI), int(y_mm / 25.4 * DPI)))
+
+
+def near(colour, expected, tolerance=12) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(colour, expected))
+
+
+def test_full_ecologies_pdf_has_a_backs_page_after_each_fronts_page():
+    deck = load_deck(DECKS / "ecologies-bizarre-biomes")
+    sheet, pdf = sheets(deck)
+    reader = PdfReader(io.BytesIO(pdf))
+    fronts = -(-deck.size // sheet.per_page)
+    assert len(reader.pages) == 2 * fronts == 28
+    for page in reader.pages:  # A4 landscape, in points
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx((841.89, 595.28), abs=0.1)
+    placed = [len(stamps(pdf, n)) for n in range(len(reader.pages))]
+    assert sum(placed[0::2]) == sum(placed[1::2]) == deck.size
+    assert "Print at 100% scale" in reader.pages[0].extract_text()
+
+
+def test_letter_paper_and_no_duplex(symbiosis):
+    sheet, pdf = sheets(symbiosis, paper=PAPERS["letter"], duplex="none")
+    reader = PdfReader(io.BytesIO(pdf))
+    assert len(reader.pages) == -(-symbiosis.size // sheet.per_page)
+    assert float(reader.pages[0].mediabox.width) == pytest.approx(279.4 * PT_PER_MM, abs=0.1)  # landscape
+
+
+@pytest.mark.parametrize("paper, bleed, duplex", [("a4", 3.0, "long"), ("a4", 3.0, "short"), ("a4", 0.0, "long"),
+                                                  ("a4", 0.0, "short")])
+def test_cards_land_where_the_layout_says_and_backs_behind_fronts(symbiosis, paper, bleed, duplex):
+    sheet, pdf = sheets(symbiosis, THREE, paper=PAPERS[paper], bleed=bleed, duplex=duplex)
+    fronts, backs = stamps(pdf, 0), stamps(pdf, 1)
+    assert len(fronts) == len(backs) == 3
+    for (_, x, y, w, h, rotated), cell in zip(fronts, sheet.fronts):
+        assert (x, y, w, h) == pytest.approx((cell.x, cell.y, cell.width, cell.height), abs=0.01)
+        assert not rotated
+    for (_, x, y, w, h, rotated), front in zip(backs, fronts):
+        if sheet.mirror_axis == "vertical":
+            assert x == pytest.approx(sheet.width - front[1] - front[3], abs=0.01) and y == pytest.approx(front[2])
+        else:
+            assert y == pytest.approx(sheet.height - front[2] - front[4], abs=0.01) and x == pytest.approx(front[1])
+        assert rotated == (sheet.mirror_axis == "horizontal")
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_pixels_bleed_marks_and_backs(symbiosis, duplex):
+    sheet, pdf = sheets(symbiosis, THREE, duplex=duplex)
+    front, back = pixels(pdf, 0), pixels(pdf, 1)
+    bleed = sheet.spec.bleed
+    for card_id, cell, back_cell in zip(THREE.split(","), sheet.fronts, sheet.backs):
+        # the Season's colour fills the bleed, outside the cut line, on every side
+        for x, y in ((cell.x + bleed / 2, cell.y + cell.height / 2), (cell.x + cell.width / 2, cell.y + bleed / 2),
+                     (cell.x + cell.width - bleed / 2, cell.y + cell.height / 2)):
+            assert near(at(front, x, y), COLOURS[card_id]), (card_id, x, y)
+        # just outside the bleed the paper is white
+        assert near(at(front, cell.x + cell.width / 2, cell.y - 0.4), (255, 255, 255))
+        # the back's colour fills the mirrored cell, edge to edge with its bleed
+        for x, y in ((back_cell.x + 0.7, back_cell.y + back_cell.height / 2),
+                     (back_cell.x + back_cell.width - 0.7, back_cell.y + back_cell.height / 2)):
+            assert near(at(back, x, y), SYMBIOSIS_BACK, 25), (card_id, x, y)
+    empty_front, empty_back = sheet.fronts[3], sheet.backs[3]  # only three cards: the fourth place is blank
+    assert near(at(front, empty_front.x + 10, empty_front.y + 10), (255, 255, 255))
+    assert near(at(back, empty_back.x + 10, empty_back.y + 10), (255, 255, 255))
+    for mark in sheet.marks[:8]:  # crop marks are drawn, in the margin
+        mid_x, mid_y = (mark.x1 + mark.x2) / 2, (mark.y1 + mark.y2) / 2
+        assert sum(at(front, mid_x, mid_y)) < 3 * 200, mark  # a 0.25 mm line: a grey pixel at 100 dpi
+
+
+def _edges(image, y_mm: float, colour, tolerance=25) -> tuple[float, float]:
+    """Left and right edges (mm) of the run of `colour` along a row of pixels."""
+    y = int(y_mm / 25.4 * DPI)
+    xs = [x for x in range(image.width) if near(image.getpixel((x, y)), colour, tolerance)]
+    return xs[0] / DPI * 25.4, (xs[-1] + 1) / DPI * 25.4
+
+
+def test_back_offset_moves_the_printed_backs(symbiosis):
+    only = "spring-frog-per-pink"
+    sheet, plain = sheets(symbiosis, only, duplex="short")  # landscape A4, short edge: mirrored left-right
+    _, moved = sheets(symbiosis, only, duplex="short", back_offset=(2.0, 0.0))
+    cell = sheet.backs[0]
+    y = cell.y + cell.height / 2
+    left, right = _edges(pixels(plain, 1), y, SYMBIOSIS_BACK)
+    left2, right2 = _edges(pixels(moved, 1), y, SYMBIOSIS_BACK)
+    assert (left2 - left, right2 - right) == pytest.approx((2.0, 2.0), abs=0.3)
+    front_left, front_right = _edges(pixels(plain, 0), y, COLOURS[only])
+    assert left == pytest.approx(sheet.width - front_right, abs=0.3)  # mirrored, behind its front
+    assert right == pytest.approx(sheet.width - front_left, abs=0.3)
+
+
+def test_single_card_pages_have_trim_and_bleed_boxes(symbiosis):
+    faces, pdf = DeckPrint(symbiosis, CARD_SIZES["poker"], 3.175, THREE).singles()
+    reader = PdfReader(io.BytesIO(pdf))
+    assert len(reader.pages) == 4  # three fronts and the shared back
+    for page in reader.pages:
+        trim, media = page.trimbox, page.mediabox
+        assert (float(trim.width), float(trim.height)) == pytest.approx((180, 252), abs=0.05)  # 2.5 x 3.5 in
+        assert (float(media.width), float(media.height)) == pytest.approx((198, 270), abs=0.05)  # 1/8 in bleed
+        assert float(page.bleedbox.width) == pytest.approx(198, abs=0.05)
+
+
+def test_card_sizes_scale_the_cards(symbiosis):
+    for name in ("bridge", "mini", "tarot"):
+        size = CARD_SIZES[name]
+        sheet, pdf = sheets(symbiosis, THREE, card=size, duplex="none")
+        (_, _, _, w, h, _), *_ = stamps(pdf, 0)
+        assert (w, h) == pytest.approx((size.width + 6, size.height + 6), abs=0.01)
+        assert layout(sheet.spec).per_page == sheet.per_page

@@ -1,0 +1,99 @@
+"""The analysis and the report: sections driven by the records, charts present, PDF made.
+
+The Ecologies sections are tested on synthetic records shaped as cardtool.games.plugin.GameRecord
+documents them, so they work the day the Ecologies engine records its games.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardtool.sim.analysis import Spec, analyse
+from cardtool.sim.records import FINISHED, STALLED, SimRecord
+from cardtool.sim.report import cards_csv, render_html, render_pdf, simulation_context, summary_json
+
+CARDS = (("fox", "Red Fox"), ("oak", "Oak"), ("moss", "Moss"), ("wolf", "Grey Wolf"), ("dodo", "Dodo"))
+SPEC = Spec(score_name="VP", card_events=("drawn", "played", "destroyed"), impact_event="played",
+            choice_event="played", cards=CARDS)
+CONFIG = {"deck": "eco-test", "deck_name": "Eco Test", "deck_version": "0.1", "game": "ecologies",
+          "game_title": "Ecologies", "standalone": False, "bases": [], "mode": "standard", "players": 2,
+          "bots": ["greedy", "random"], "seating": "rotate", "seed": 1, "games": 400, "max_turns": 60,
+          "cardtool": "0", "deck_path": "decks/eco-test", "deck_hash": "ab" * 32, "command": "cardtool simulate"}
+RUN = {"finished_games": 400, "interrupted": False, "seconds": 1.0, "games_per_second": 400.0, "where": "test"}
+
+
+def ecologies_like_records(games: int = 400) -> list[SimRecord]:
+    """Two seats; whoever plays the wolf mostly wins; nobody ever plays the dodo; a few games stall."""
+    rng = random.Random(1)
+    records = []
+    for index in range(games):
+        drawn = [rng.sample(["fox", "oak", "moss", "wolf", "dodo"], 3) for _ in range(2)]
+        played = [[card for card in hand if card != "dodo" and rng.random() < 0.7] for hand in drawn]
+        wolf = [seat for seat in range(2) if "wolf" in played[seat]]
+        stalled = index % 50 == 0
+        if stalled:
+            winners = ()
+        elif len(wolf) == 1 and rng.random() < 0.85:
+            winners = tuple(wolf)
+        else:
+            winners = (rng.randrange(2),)
+        scores = tuple(12 if seat in winners else rng.randrange(4, 11) for seat in range(2))
+        turns = 60 if stalled else rng.randrange(18, 40)
+        curve = tuple(tuple(round(s * (r + 1) / 6) for s in scores) for r in range(6))
+        biomes = {"CAV": rng.choice([None, rng.randrange(5, 30)]), "SWA": rng.randrange(3, 20), "URB": None}
+        records.append(SimRecord(index, index, ("greedy", "random")[::1 if index % 2 else -1],
+                                 STALLED if stalled else FINISHED, scores, winners, turns, curve,
+                                 {"drawn": tuple(map(tuple, drawn)), "played": tuple(map(tuple, played)),
+                                  "destroyed": ((), ("oak",) if index % 7 == 0 else ())},
+                                 {"biomes": biomes}))
+    return records
+
+
+@pytest.fixture(scope="module")
+def analysis():
+    return analyse(ecologies_like_records(), SPEC)
+
+
+def test_ecologies_sections_light_up_from_the_records(analysis):
+    assert [b.code for b in analysis.biomes] == ["CAV", "SWA", "URB"]
+    swa, urb = analysis.biomes[1], analysis.biomes[2]
+    assert swa.healthy.k == 400 and 3 <= swa.turns.median < 20
+    assert urb.healthy.k == 0
+    assert [c.id for c in analysis.never_chosen] == ["dodo"]
+    wolf = next(c for c in analysis.cards if c.id == "wolf")
+    assert wolf.impact.significant and wolf.impact.estimate > 0.2
+    dodo = next(c for c in analysis.cards if c.id == "dodo")
+    assert dodo.games["drawn"] > 0 and dodo.games["played"] == 0
+    assert analysis.stalled.k == 8 and analysis.finished == 392
+
+
+def test_the_report_renders_with_its_charts(analysis):
+    html = render_html("sim/report.html.j2", simulation_context(analysis, CONFIG, RUN))
+    for heading in ("Win rate per seat", "First-player advantage", "Win rate per bot", "Game length", "Scores",
+                    "VP over the game", "Healthy biomes", "Cards"):
+        assert f">{heading}<" in html, heading
+    assert html.count("<svg") == 7  # seats, bots, length, scores, curve, biomes, cards
+    assert "Never played by any bot: Dodo" in html and "stalled" in html
+    pdf = render_pdf(html)
+    assert pdf.startswith(b"%PDF") and len(pdf) > 10_000
+
+
+def test_cards_csv_and_summary(analysis):
+    lines = cards_csv(analysis).splitlines()
+    assert lines[0].startswith("card,name,drawn_games,drawn_per_game,win_rate_when_drawn")
+    assert "never_played" in lines[0] and len(lines) == 1 + len(CARDS)
+    assert lines[-1].startswith("dodo,Dodo,") and lines[-1].endswith(",1")
+    summary = summary_json(analysis, CONFIG, RUN)
+    assert summary["stalled"]["wins"] == 8 and summary["never_played"] == ["dodo"]
+    assert summary["biomes"]["URB"]["healthy"]["rate"] == 0
+    assert summary["config"]["deck_hash"] == "ab" * 32
+
+
+def test_a_report_without_game_specific_data_leaves_those_sections_out():
+    records = [SimRecord(i, i, ("random", "random"), FINISHED, (1, 2), (1,), 10) for i in range(20)]
+    analysis = analyse(records, Spec(score_name="points"))
+    html = render_html("sim/report.html.j2", simulation_context(analysis, CONFIG, RUN))
+    assert "Healthy biomes" not in html and ">Cards<" not in html
+    assert analysis.seats[1].k == 20 and analysis.first_player.estimate == -0.5

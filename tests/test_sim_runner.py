@@ -1,0 +1,147 @@
+"""The simulation runner: seeds per game, the same records whatever --jobs, stalls, Ctrl-C, Dask."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardtool.deck.loader import load_deck
+from cardtool.errors import UsageError
+from cardtool.games.symbiosis import PLUGIN
+from cardtool.games.symbiosis.bots import SwapValues
+from cardtool.games.symbiosis.layout import POND
+from cardtool.sim import runner
+from cardtool.sim.analysis import Spec, analyse
+from cardtool.sim.config import prepare
+from cardtool.sim.records import STALLED, SimRecord, from_jsonl, to_jsonl
+from tests.conftest import DECKS
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return load_deck(DECKS / "symbiosis")
+
+
+def test_the_same_records_whatever_the_number_of_jobs(deck):
+    setup = prepare(deck, games=120, players=4, bots="greedy,random", seed=5)
+    one = runner.run(setup, jobs=1)
+    two = runner.run(setup, jobs=2)
+    assert not one.interrupted and not two.interrupted
+    assert one.records == two.records and len(one.records) == 120
+    assert to_jsonl(one.records) == to_jsonl(two.records)
+    assert [r.index for r in one.records] == list(range(120))
+
+
+def test_game_i_has_its_own_seed_whatever_the_run_length(deck):
+    short = runner.run(prepare(deck, games=5, players=3, seed=9), jobs=1).records
+    longer = runner.run(prepare(deck, games=12, players=3, seed=9), jobs=1).records
+    assert longer[:5] == short
+    other = runner.run(prepare(deck, games=5, players=3, seed=10), jobs=1).records
+    assert [r.seed for r in other] != [r.seed for r in short]
+
+
+def test_bots_rotate_through_the_seats(deck):
+    setup = prepare(deck, games=4, players=4, bots="greedy,random", seed=1)
+    assert [setup.bots_for(i) for i in range(2)] == [("greedy", "random", "greedy", "random"),
+                                                     ("random", "greedy", "random", "greedy")]
+    fixed = prepare(deck, games=4, players=4, bots="greedy,random", seed=1, rotate=False)
+    assert fixed.bots_for(1) == ("greedy", "random", "greedy", "random")
+
+
+def test_a_game_stopped_at_the_turn_cap_is_counted_as_stalled(deck):
+    setup = prepare(deck, games=6, players=3, seed=2, max_turns=10)
+    records = runner.run(setup, jobs=1).records
+    assert len(records) == 6 and all(r.outcome == STALLED and r.winners == () and r.turns == 10 for r in records)
+    analysis = analyse(records, Spec.of(PLUGIN, deck))
+    assert analysis.stalled.k == 6 and analysis.finished == 0 and all(seat.k == 0 for seat in analysis.seats)
+    assert records[0].curve[-1] == records[0].scores  # the curve ends with the scores at the cap
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"bots": "greedy,randon"}, "did you mean 'random'"),
+    ({"players": 7}, "is played by 3 to 4 players"),
+    ({"players": 2}, "use --mode duel"),
+    ({"mode": "dule"}, "did you mean 'duel'"),
+    ({"games": 0}, "--games must be at least 1"),
+    ({"max_turns": 0}, "--max-turns must be at least 1"),
+    ({"bots": "greedy,greedy,greedy,greedy,greedy", "players": 4}, "5 bots for 4 seats"),
+])
+def test_misconfiguration_fails_before_any_game(deck, options, message, monkeypatch):
+    monkeypatch.setattr(runner, "play_game", lambda *a: pytest.fail("a game was played"))
+    with pytest.raises(UsageError, match=message):
+        prepare(deck, **{"games": 10, **options})
+
+
+def test_bad_jobs_is_a_usage_error():
+    with pytest.raises(UsageError, match="--jobs must be at least 1"):
+        runner.check_jobs(0)
+    assert runner.check_jobs(None) >= 1
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_stops_and_keeps_the_finished_games(deck, jobs):
+    setup = prepare(deck, games=400, players=4, seed=3)
+    reference = runner.run(prepare(deck, games=40, players=4, seed=3), jobs=1).records
+    seen = []
+
+    def interrupt(n):
+        seen.append(n)
+        raise KeyboardInterrupt  # as Ctrl-C would, in the parent, after the first chunk
+
+    result = runner.run(setup, jobs=jobs, progress=interrupt)
+    assert result.interrupted
+    assert 0 < len(result.records) < 400 and len(result.records) >= seen[0]
+    kept = {r.index: r for r in result.records}
+    assert all(kept[r.index] == r for r in reference if r.index in kept)  # finished games are whole and right
+
+
+def test_runs_on_a_dask_cluster_with_the_same_results(deck):
+    distributed = pytest.importorskip("distributed")
+    setup = prepare(deck, games=60, players=4, bots="greedy,random", seed=4)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        on_cluster = runner.run(setup, scheduler=cluster.scheduler_address)
+    assert not on_cluster.interrupted and on_cluster.where.startswith("inproc://")
+    assert on_cluster.records == runner.run(setup, jobs=1).records
+
+
+def test_an_unreachable_scheduler_is_a_usage_error(deck, monkeypatch):
+    pytest.importorskip("distributed")
+    from cardtool.sim import cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "0.5s")
+    setup = prepare(deck, games=2, players=3, seed=1)
+    with pytest.raises(UsageError, match="cannot reach the Dask scheduler"):
+        runner.run(setup, scheduler="tcp://127.0.0.1:9")
+
+
+def test_symbiosis_record_agrees_with_the_game(deck):
+    from cardtool.engine.playout import play
+
+    for seed, (players, mode) in enumerate([(2, "duel"), (3, "standard"), (4, "team")]):
+        game = PLUGIN.new_game(deck, players, mode, seed)
+        state = play(game, [PLUGIN.bots["greedy"](game) for _ in range(players)])
+        record = PLUGIN.record(game, state)
+        assert record.scores == tuple(state.scores()) and record.winners == tuple(state.winners())
+        assert record.turns == 7 * players and len(record.curve) == 7 and record.curve[-1] == record.scores
+        assert set(record.cards) == set(PLUGIN.card_events)
+        assert all(len(ids) == POND for ids in record.cards["kept"]) and all(len(t) == 7 for t in record.cards["taken"])
+        by_rule = record.extras["points_by_rule"]
+        assert [sum(p.values()) for p in by_rule] == state.pond_scores()
+        assert [sum(p.values()) for p in record.extras["points_by_column"]] == state.pond_scores()
+        sim = SimRecord.of(0, seed, ("greedy",) * players, True, record)
+        assert from_jsonl(to_jsonl([sim])) == [sim]
+
+
+def test_greedy_deltas_all_at_once_equal_one_at_a_time(deck):
+    for seed in range(30):
+        players, mode = [(2, "duel"), (3, "standard"), (4, "standard"), (4, "team")][seed % 4]
+        game = PLUGIN.new_game(deck, players, mode, seed)
+        state = game.new_initial_state()
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(game.end_turn)):
+            state.apply(rng.choice(state.legal_actions()))
+        values = SwapValues(game, state.observation(state.current_player))
+        table = values.deltas()
+        assert table == [[values.delta(r, p) for p in range(POND)] for r in range(len(table))]

@@ -1,0 +1,144 @@
+"""`cardtool simulate`: outputs, configuration recorded, clean errors, atomic writing."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from cardtool import __version__
+from cardtool.deck.loader import load_deck
+from cardtool.games import GAMES
+from cardtool.games.plugin import RecordsGames
+from cardtool.sim import report, runner
+from cardtool.sim.config import deck_hash
+from tests.conftest import DECKS
+
+OUTPUTS = {"games.jsonl", "summary.json", "cards.csv", "report.html", "report.pdf"}
+
+
+@pytest.fixture(scope="module")
+def simulated(tmp_path_factory):
+    """One small run, shared by the tests that read its outputs."""
+    from cardtool.cli import main
+
+    out = tmp_path_factory.mktemp("sim")
+    code = main(["simulate", str(DECKS / "symbiosis"), "--games", "60", "--players", "3", "--bots", "greedy,random",
+                 "--seed", "4", "--jobs", "1", "--out", str(out)])
+    return code, out
+
+
+def test_simulate_writes_every_output(simulated, capsys):
+    code, out = simulated
+    assert code == 0
+    assert {p.name for p in out.iterdir()} == OUTPUTS
+    games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(games) == 60 and [g["game"] for g in games] == list(range(60))
+    first = games[0]
+    assert set(first) >= {"seed", "bots", "scores", "winners", "turns", "outcome", "cards", "curve", "extras"}
+    assert first["outcome"] == "finished" and all(1 <= w <= 3 for w in first["winners"])
+    assert set(first["extras"]) == {"points_by_rule", "points_by_column"}
+    rows = list(csv.DictReader((out / "cards.csv").open()))
+    assert len(rows) == len(load_deck(DECKS / "symbiosis").cards) and {"kept_games", "win_rate_when_kept", "never_taken"} <= set(rows[0])
+    assert (out / "report.pdf").read_bytes().startswith(b"%PDF")
+    html = (out / "report.html").read_text()
+    assert "Points by rule" in html and "Points by column" in html and html.count("<svg") >= 8
+
+
+def test_summary_records_the_effective_configuration(simulated):
+    _, out = simulated
+    summary = json.loads((out / "summary.json").read_text())
+    config = summary["config"]
+    assert config["seed"] == 4 and config["games"] == 60 and config["players"] == 3 and config["mode"] == "standard"
+    assert config["bots"] == ["greedy", "random", "greedy"] and config["seating"] == "rotate"
+    assert config["cardtool"] == __version__ and config["max_turns"] == 1000
+    assert config["deck_hash"] == deck_hash(DECKS / "symbiosis") and len(config["deck_hash"]) == 64
+    assert summary["run"]["finished_games"] == 60 and summary["run"]["interrupted"] is False
+    assert len(summary["seats"]) == 3 and summary["stalled"]["wins"] == 0
+
+
+def test_the_same_seed_gives_the_same_games_on_every_number_of_jobs(simulated, run_cli, tmp_path):
+    _, out = simulated
+    code, _, _ = run_cli("simulate", DECKS / "symbiosis", "--games", "60", "--players", "3", "--bots",
+                         "greedy,random", "--seed", "4", "--jobs", "2", "--out", tmp_path)
+    assert code == 0
+    assert (tmp_path / "games.jsonl").read_text() == (out / "games.jsonl").read_text()
+
+
+def test_simulate_prints_where_the_report_is(run_cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")  # the PDF is tested above
+    code, out, _ = run_cli("simulate", DECKS / "symbiosis", "--games", "8", "--mode", "duel", "--jobs", "1",
+                           "--max-turns", "5", "--out", tmp_path)
+    assert code == 0
+    assert f"Report: {tmp_path / 'report.html'}" in out and "8 stalled" in out
+    assert "add --seed" in out  # no --seed: the drawn one is printed
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bots", "gredy"], "unknown bot 'gredy'; did you mean 'greedy'?"),
+    (["--players", "6"], "is played by 3 to 4 players"),
+    (["--mode", "solo"], "unknown mode 'solo'"),
+    (["--jobs", "0"], "--jobs must be at least 1"),
+    (["--games", "-3"], "--games must be at least 1"),
+    (["--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"], "exclude each other"),
+])
+def test_misconfiguration_fails_before_any_game(args, message, run_cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "play_game", lambda *a: pytest.fail("a game was played"))
+    code, out, err = run_cli("simulate", DECKS / "symbiosis", "--seed", "1", "--out", tmp_path / "out", *args)
+    assert code == 2 and message in err and "Traceback" not in err
+    assert not (tmp_path / "out" / "games.jsonl").exists()
+
+
+def test_a_failed_run_leaves_the_previous_outputs_whole(run_cli, tmp_path, monkeypatch):
+    (tmp_path / "games.jsonl").write_text("good\n")
+    (tmp_path / "report.html").write_text("good report")
+
+    def broken(html):
+        raise RuntimeError("the PDF renderer broke")
+
+    monkeypatch.setattr(report, "render_pdf", broken)
+    code, _, err = run_cli("simulate", DECKS / "symbiosis", "--games", "4", "--jobs", "1", "--seed", "1",
+                           "--out", tmp_path)
+    assert code == 70 and "the PDF renderer broke" in err  # a bug, reported as one
+    assert (tmp_path / "games.jsonl").read_text() == "good\n" and (tmp_path / "report.html").read_text() == "good report"
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_an_interrupted_run_reports_the_finished_games(run_cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    real = runner.play_game
+
+    def play_until_ctrl_c(setup, index):
+        if index == 30:
+            raise KeyboardInterrupt
+        return real(setup, index)
+
+    monkeypatch.setattr(runner, "play_game", play_until_ctrl_c)
+    code, out, err = run_cli("simulate", DECKS / "symbiosis", "--games", "100", "--jobs", "1", "--seed", "2",
+                             "--out", tmp_path)
+    assert code == 130 and "interrupted" in err and "Traceback" not in err
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["run"]["interrupted"] is True and summary["games"] == 30
+    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 30
+    assert "This run was interrupted" in (tmp_path / "report.html").read_text()
+
+
+def test_a_game_that_cannot_be_simulated_yet_fails_cleanly(run_cli, tmp_path):
+    if isinstance(GAMES["ecologies"], RecordsGames):
+        pytest.skip("Ecologies records its games now")
+    code, out, err = run_cli("simulate", DECKS / "ecologies-bizarre-biomes", "--games", "10", "--out", tmp_path)
+    assert code == 2 and "cannot be simulated yet" in err and "Traceback" not in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_an_expansion_is_hashed_with_its_base(tmp_path):
+    import shutil
+
+    for name in ("ecologies-bizarre-biomes", "frozen-and-deep"):
+        shutil.copytree(DECKS / name, tmp_path / name)
+    before = deck_hash(tmp_path / "frozen-and-deep")
+    assert before == deck_hash(DECKS / "frozen-and-deep")  # the hash does not depend on where decks are
+    base_file = tmp_path / "ecologies-bizarre-biomes" / "factors.yaml"
+    base_file.write_text(base_file.read_text() + "\n# a comment\n")
+    assert deck_hash(tmp_path / "frozen-and-deep") != before
