@@ -3,23 +3,35 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from cardtool.deck.source import DeckSource
+from cardtool.games.plugin import GameRecord
+from cardtool.games.ecologies import records
+from cardtool.games.ecologies.bots import BOTS
 from cardtool.games.ecologies.build import build
 from cardtool.games.ecologies.effect_rules import check_effects
 from cardtool.games.ecologies import links
+from cardtool.games.ecologies.engine import MODES, EcologiesGame, players_for
 from cardtool.games.ecologies.model import ROLES, EcologiesDeck, Organism
 from cardtool.games.ecologies.references import check_references
+from cardtool.games.ecologies.text import EcologiesText
 from cardtool.report import Report
 
 
 class EcologiesPlugin:
-    """The Ecologies game as the deck tools see it."""
+    """The Ecologies game as the deck tools and `cardtool play` see it."""
 
     name = "ecologies"
     title = "Ecologies: Bizarre Biomes"
     card_schema = "ecologies/cards.schema.json"
     default_kind = "organism"
+    modes = MODES
+    bots = BOTS
+    score_name = "VP"
+    card_events = records.CARD_EVENTS
+    impact_event = records.IMPACT_EVENT
+    choice_event = records.CHOICE_EVENT
 
     def check_source(self, source: DeckSource, report: Report) -> None:
         check_references(source, report)
@@ -58,6 +70,22 @@ class EcologiesPlugin:
              {names.get(code, code): n for code, n in by_biome.items()}),
             ("organisms by trophic role they can take", dict(by_role)),
         ]
+
+    # -- cardtool play (cardtool.games.plugin.PlayableGame)
+
+    def players_for(self, deck: EcologiesDeck, mode: str) -> range:
+        return players_for(deck, mode)
+
+    def new_game(self, deck: EcologiesDeck, players: int, mode: str, seed: int) -> EcologiesGame:
+        return EcologiesGame(deck, players, mode, seed)
+
+    def text(self, game: EcologiesGame, names: Sequence[str]) -> EcologiesText:
+        return EcologiesText(game, names)
+
+    # -- cardtool simulate (cardtool.games.plugin.RecordsGames)
+
+    def record(self, game: EcologiesGame, state) -> GameRecord:
+        return records.record(game, state)
 
 
 PLUGIN = EcologiesPlugin()

@@ -1,0 +1,277 @@
+"""The arrangement solver: a role for each organism of one ecology, keeping the most cards fed.
+
+Feeding (docs/rules/ecologies.md): a producer (P) needs nothing; an SD needs another organism fed in
+a non-SD role, which in any web means a producer; a C1 eats a card acting as P; a C2 eats a card acting
+as C1 or SD; a C3 eats a C2; a C4 eats a C3. A card has one role at a time and feeds any number of
+predators. The best arrangement keeps the most cards, then is healthy (P, C1, C2, C3 and SD each
+filled), then earns the most role bonus (`weights`: VP per card acting in each role, e.g. Mangrove's
+C4), then comes first in a fixed search order, so it is a pure function of the cards and is memoised.
+
+The search is a branch and bound over cards (fewest options first) with forward checking: after each
+choice, every chosen card must still have a possible prey. Webs hold at most a biome's organisms
+(about 14), and in practice the first complete arrangement found already meets the upper bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cardtool.games.ecologies.table import CardTable
+
+#: Roles as small numbers inside the solver; P=0, C1=1, SD=2 (both on the second row), C2, C3, C4.
+ROLE_NAMES = ("P", "C1", "SD", "C2", "C3", "C4")
+ROLE_NUMBER = {name: i for i, name in enumerate(ROLE_NAMES)}
+P, C1, SD, C2, C3, C4 = range(6)
+HEALTH = (P, C1, C2, C3, SD)
+#: The roles a card's prey must act in, per role (SD is special: any producer in the web feeds it).
+PREY = {C1: (P,), C2: (C1, SD), C3: (C2,), C4: (C3,)}
+NO_WEIGHTS = (0, 0, 0, 0, 0, 0)
+#: Search nodes before the solver settles for the best arrangement found so far (never reached by
+#: the shipped decks; a guard for pathological designer decks).
+NODE_BUDGET = 50_000
+_CACHE_LIMIT = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """Cards in a canonical order (by definition, then number) and the role of each (None: not fed)."""
+
+    cards: tuple[int, ...]
+    roles: tuple[str | None, ...]
+    healthy: bool
+    value: int = 0
+
+    @property
+    def kept(self) -> tuple[int, ...]:
+        return tuple(c for c, r in zip(self.cards, self.roles) if r is not None)
+
+    @property
+    def dropped(self) -> tuple[int, ...]:
+        return tuple(c for c, r in zip(self.cards, self.roles) if r is None)
+
+    def role_of(self, card: int) -> str | None:
+        return self.roles[self.cards.index(card)]
+
+
+def canonical(table: CardTable, cards: Sequence[int]) -> tuple[int, ...]:
+    """Cards sorted by definition, then by number: the order every arrangement uses."""
+    def_of = table.def_of
+    return tuple(sorted(cards, key=lambda c: (def_of[c], c)))
+
+
+def arrange(table: CardTable, code: str, cards: Sequence[int], weights: tuple[int, ...] = NO_WEIGHTS
+            ) -> Arrangement:
+    """The best arrangement of these organisms in an ecology of biome `code` (memoised per deck)."""
+    quick = (code, tuple(cards), weights)  # the same cards in the same order: no sorting needed
+    found = table.arranged.get(quick)
+    if found is not None:
+        return found
+    order = canonical(table, cards)
+    defs = tuple(table.def_of[c] for c in order)
+    key = (code, defs, weights)
+    cache = table.arrangements
+    solved = cache.get(key)
+    if solved is None:
+        solved = _solve(table, code, defs, weights)
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        cache[key] = solved
+    roles, healthy, value = solved
+    result = Arrangement(order, roles, healthy, value)
+    if len(table.arranged) >= _CACHE_LIMIT:
+        table.arranged.clear()
+    table.arranged[quick] = result
+    return result
+
+
+def fits(table: CardTable, code: str, cards: Sequence[int], weights: tuple[int, ...] = NO_WEIGHTS) -> bool:
+    """Whether every one of these organisms can be fed together in an ecology of this biome."""
+    return None not in arrange(table, code, cards, weights).roles
+
+
+def _masks(table: CardTable, code: str, defs: tuple[int, ...]):
+    """Per position: what it eats (bitmask of positions) and the roles it may take (numbers, printed order)."""
+    n = len(defs)
+    eats = [0] * n
+    roles: list[tuple[int, ...]] = []
+    for i, d in enumerate(defs):
+        definition = table.defs[d]
+        if getattr(definition, "biomes", ()) and code in definition.biomes:
+            roles.append(tuple(ROLE_NUMBER[r] for r in definition.roles))
+        else:
+            roles.append(())
+        prey = table.eats_def[d]
+        for j, other in enumerate(defs):
+            if j != i and other in prey:
+                eats[i] |= 1 << j
+    return eats, roles
+
+
+def feasible(eats: list[int], roles: list[tuple[int, ...]]) -> list[int]:
+    """Per role, the bitmask of positions that could be fed in it if every other card helped."""
+    can = [0] * 6
+    for i, rs in enumerate(roles):
+        if P in rs:
+            can[P] |= 1 << i
+    changed = True
+    while changed:
+        changed = False
+        for i, rs in enumerate(roles):
+            bit = 1 << i
+            for r in rs:
+                if r == P or can[r] & bit:
+                    continue
+                if r == SD:
+                    ok = can[P] & ~bit
+                else:
+                    prey = 0
+                    for p in PREY[r]:
+                        prey |= can[p]
+                    ok = eats[i] & prey
+                if ok:
+                    can[r] |= bit
+                    changed = True
+    return can
+
+
+def _solve(table: CardTable, code: str, defs: tuple[int, ...], weights: tuple[int, ...]):
+    n = len(defs)
+    eats, printed = _masks(table, code, defs)
+    can = feasible(eats, printed)
+    rarity = [bin(m).count("1") for m in can]
+
+    def preference(r: int) -> tuple:
+        return (-weights[r], rarity[r] if r in HEALTH else 99, r)
+
+    options = [sorted((r for r in printed[i] if can[r] >> i & 1), key=preference) for i in range(n)]
+    order = sorted((i for i in range(n) if options[i]), key=lambda i: (len(options[i]), i))
+    prey_can = [0] * 6
+    for r, prey in PREY.items():
+        for p in prey:
+            prey_can[r] |= can[p]
+
+    assigned: list[int | None] = [None] * n
+    role_mask = [0] * 6
+    kept: list[int] = []  # positions assigned a role, in order
+    unassigned = 0
+    for i in order:
+        unassigned |= 1 << i
+    best_key = (-1, -1, -1)
+    best: list[int | None] | None = None
+    max_weight = [max(weights[r] for r in options[i]) if options[i] else 0 for i in range(n)]
+    ceiling = (len(order), int(all(can[h] for h in HEALTH) and len(order) >= 5), sum(max_weight))
+    nodes = 0
+
+    def satisfiable(i: int, r: int) -> bool:
+        if r == P:
+            return True
+        if r == SD:
+            return bool((role_mask[P] | (unassigned & can[P])) & ~(1 << i))
+        prey = 0
+        for p in PREY[r]:
+            prey |= role_mask[p]
+        return bool(eats[i] & (prey | (unassigned & prey_can[r])))
+
+    def consistent() -> bool:
+        for k in kept:
+            if not satisfiable(k, assigned[k]):
+                return False
+        return True
+
+    def bound(depth: int, weight: int) -> tuple:
+        remaining = len(order) - depth
+        healthy = all(role_mask[h] or unassigned & can[h] for h in HEALTH)
+        rest = sum(max_weight[i] for i in order[depth:])
+        return (len(kept) + remaining, int(healthy), weight + rest)
+
+    def search(depth: int, weight: int) -> bool:
+        """Explore; True stops the whole search (the ceiling is reached or the budget spent)."""
+        nonlocal best_key, best, nodes, unassigned
+        nodes += 1
+        if depth == len(order):
+            key = (len(kept), int(all(role_mask[h] for h in HEALTH)), weight)
+            if key > best_key:
+                best_key, best = key, assigned[:]
+            return best_key == ceiling
+        if nodes > NODE_BUDGET or bound(depth, weight) <= best_key:
+            return nodes > NODE_BUDGET
+        i = order[depth]
+        bit = 1 << i
+        unassigned &= ~bit
+        for r in options[i]:
+            assigned[i] = r
+            role_mask[r] |= bit
+            kept.append(i)
+            if consistent() and search(depth + 1, weight + weights[r]):
+                return True
+            kept.pop()
+            role_mask[r] &= ~bit
+        assigned[i] = None
+        stop = consistent() and search(depth + 1, weight)
+        unassigned |= bit
+        return stop
+
+    search(0, 0)
+    if best is None:  # only when the budget ran out first: producers alone are always fed
+        best = [P if P in options[i] else None for i in range(n)]
+        best_key = (0, 0, sum(weights[P] for r in best if r == P))
+    roles = tuple(ROLE_NAMES[r] if r is not None else None for r in best)
+    return roles, bool(best_key[1]), best_key[2]
+
+
+def valid(table: CardTable, code: str, cards: Sequence[int], roles: Sequence[str]) -> list[str]:
+    """Why an arrangement is not validly fed (empty when every card is fed in its role): the rules read
+    directly, independently of the solver, for tests and invariants."""
+    problems = []
+    acting = dict(zip(cards, roles))
+    for card, role in acting.items():
+        name = table.ids[card]
+        if table.kind[card] != "organism":
+            problems.append(f"{name} is not an organism")
+            continue
+        if code not in table.biomes[card]:
+            problems.append(f"{name} does not live in {code}")
+        if role not in table.roles[card]:
+            problems.append(f"{name} cannot act as {role}")
+        if role == "P":
+            continue
+        if role == "SD":
+            if not any(other != card and r == "P" for other, r in acting.items()):
+                problems.append(f"{name} (SD) has no producer in its web")
+            continue
+        needed = {"C1": ("P",), "C2": ("C1", "SD"), "C3": ("C2",), "C4": ("C3",)}[role]
+        if not any(r in needed and table.eats(card, other) for other, r in acting.items()):
+            problems.append(f"{name} ({role}) eats no card acting as {' or '.join(needed)}")
+    return problems
+
+
+def is_healthy(roles: Sequence[str | None]) -> bool:
+    """Five different cards acting as P, C1, C2, C3 and SD (each card has one role)."""
+    present = set(roles)
+    return all(r in present for r in ("P", "C1", "C2", "C3", "SD"))
+
+
+def why_unfed(table: CardTable, code: str, arrangement: Arrangement, card: int) -> str:
+    """Why a card is left without food in this arrangement, role by role, for people."""
+    if table.kind[card] != "organism":
+        return f"it is a {table.kind[card]} card, not an organism"
+    if code not in table.biomes[card]:
+        return f"it does not live in {code} (it lives in {', '.join(sorted(table.biomes[card]))})"
+    acting = {c: r for c, r in zip(arrangement.cards, arrangement.roles) if r is not None}
+    prey = [c for c in arrangement.cards if table.eats(card, c)]
+    feeding = [r for r in table.roles[card] if r not in ("P", "SD")]
+    reasons = []
+    if feeding and not prey:
+        eaten = ", ".join(table.defs[d].id for d in sorted(table.eats_def[table.def_of[card]])) or "nothing"
+        reasons.append(f"as {'/'.join(feeding)} it eats none of these cards (it eats {eaten})")
+    elif feeding:
+        now = ", ".join(f"{table.ids[c]} acting as {acting[c]}" if c in acting else f"{table.ids[c]} (not fed)"
+                        for c in prey)
+        for role in feeding:
+            wanted = " or ".join({"C1": ("P",), "C2": ("C1", "SD"), "C3": ("C2",), "C4": ("C3",)}[role])
+            reasons.append(f"as {role} it needs prey acting as {wanted}")
+        reasons[-1] += f", and its prey here are {now}"
+    if "SD" in table.roles[card]:
+        reasons.append("as SD it needs a producer in the web")
+    return "; ".join(reasons)

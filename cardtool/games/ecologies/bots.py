@@ -1,0 +1,403 @@
+"""Ecologies bots: GreedyBot (one-ply heuristic) and SearchBot (determinized Monte Carlo), from observations.
+
+GreedyBot values each legal action by the change it makes to a few features of its own position, in
+VP-equivalent units: VP; health (a healthy ecology is worth its bonus, and each healthy role filled a
+little); food security (a second producer); bonus value (what an effect is worth, by action word); and
+hand economy (how useful each card in hand is: playable now, later, or dead). It ends a phase when no
+action gains anything. It trades: it offers a card it cannot use for a card of a biome it builds, and
+accepts an offer when the card offered is worth more to it than the card it gives.
+
+SearchBot (determinized Monte Carlo) ranks the actions as GreedyBot does, then for each of the best
+few (and ending the phase) deals the hidden cards at random several times (Game.sample_state), plays the
+action and lets GreedyBots play on until its own next turn, with the same deal and random numbers for
+every candidate, and keeps the action with the best mean standing against the best opponent (VP, web
+health, lasting cards, hand; winning outright counts most). Trade offers it leaves to GreedyBot.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from cardtool.engine.bots import RandomBot
+from cardtool.games.ecologies.actions import (
+    Accept, BuyWith, ChooseCard, ChoosePlayer, Decline, DestroyEcology, Discard, Draw, EndPhase, Move, Offer,
+    Play, UseBonus)
+from cardtool.games.ecologies.arrange import arrange, fits, is_healthy
+from cardtool.games.ecologies.model import Effect
+from cardtool.games.ecologies.observation import Observation
+from cardtool.games.ecologies.table import matches
+
+HEALTHY = 3.0  # a healthy ecology, besides its bonus
+ROLE_FILLED = 0.35  # each healthy role (P, C1, C2, C3, SD) an ecology fills
+SECOND_PRODUCER = 0.4
+THRESHOLD = 0.05  # an action must gain more than this to beat ending the phase
+DEAD = 0.3  # a card in hand worth less than this is traded away or spent buying
+
+
+class Valuer:
+    """What a seat's cards and actions are worth to it, from one observation."""
+
+    def __init__(self, game, observation: Observation):
+        self.game, self.obs, self.table = game, observation, game.table
+        self.seat = observation.seat
+        self.mine = [eco for eco in observation.ecologies if eco.owner == self.seat]
+        self.my_codes = {eco.code for eco in self.mine}
+        self.hand = observation.hand
+        self.simplified = observation.mode == "simplified"
+        self._cards: dict[int, float] = {}
+        self._scores: list[float] | None = None
+        self._hand_values: list[float] | None = None
+
+    @property
+    def scores(self) -> list[float]:
+        if self._scores is None:
+            self._scores = [self.vp_estimate(s) for s in range(self.obs.players)]
+        return self._scores
+
+    # -- positions
+
+    def vp_estimate(self, seat: int) -> float:
+        table = self.table
+        units = table.vp_units
+        total = 0.0
+        for eco in self.obs.ecologies:
+            if eco.owner == seat:
+                total += len(eco.cards) if self.simplified else sum(units[c] for c in eco.cards) / table.vp_denominator
+        for card, owner in self.obs.table_factors:
+            if owner == seat:
+                total += sum(e.amount for e in table.effects[card] if e.action == "gain_vp")
+        return total
+
+    def organism_vp(self, card: int) -> float:
+        return 1.0 if self.simplified else self.table.vp_float[card]
+
+    def eco_value(self, code: str, biome: int, cards: tuple[int, ...]) -> float:
+        """Health and food security of an ecology holding these cards (VP counted apart)."""
+        result = arrange(self.table, code, cards)
+        roles = [r for r in result.roles if r is not None]
+        value = ROLE_FILLED * len({"P", "C1", "C2", "C3", "SD"} & set(roles))
+        if is_healthy(roles):
+            value += HEALTHY + self.bonus_value(biome)
+        if roles.count("P") >= 2:
+            value += SECOND_PRODUCER
+        return value
+
+    def bonus_value(self, biome: int) -> float:
+        return sum(self.effect_value(e, ongoing=True) for e in self.table.effects[biome])
+
+    # -- cards
+
+    def card_value(self, card: int) -> float:
+        """How useful a card in (or coming into) this seat's hand is."""
+        value = self._cards.get(card)
+        if value is None:
+            value = self._cards[card] = self._card_value(card)
+        return value
+
+    def _card_value(self, card: int) -> float:
+        table = self.table
+        kind = table.kind[card]
+        if kind == "organism":
+            vp = self.organism_vp(card)
+            living = table.biomes[card]
+            if any(eco.code in living and fits(table, eco.code, eco.cards + (card,)) for eco in self.mine):
+                return 0.3 + 0.9 * vp
+            if living & self.my_codes:
+                return 0.15 + 0.5 * vp
+            if any(table.kind[c] == "biome" and table.code[c] in living for c in self.hand):
+                return 0.1 + 0.4 * vp
+            return 0.1 * vp
+        if kind == "biome":
+            if table.code[card] in self.my_codes:
+                return 0.1
+            living = sum(1 for c in self.hand if table.kind[c] == "organism" and table.code[card] in table.biomes[c])
+            return 0.4 + 0.3 * min(living, 4)
+        return 0.25 + 0.6 * max(0.0, sum(self.effect_value(e, ongoing=e.trigger != "play")
+                                         for e in table.effects[card]))
+
+    def effect_value(self, effect: Effect, *, ongoing: bool) -> float:
+        """A rough worth of one effect word for this seat (recurring effects count a few uses)."""
+        if effect.multiplayer_only and self.obs.mode == "single":
+            return 0.0
+        action, amount = effect.action, effect.amount
+        repeats = 2.0 / effect.every if effect.trigger in ("activated", "turn_start") else 1.0
+        hurts_others = effect.target in ("opponent", "random_opponent", "each_opponent")
+        if action == "draw":
+            value = 0.5 * amount * (1.5 if effect.trigger == "web_gains_card" else 1.0)
+            value = -0.3 * value if hurts_others else value
+        elif action in ("discard_random", "force_trade"):
+            value = 0.4 * amount if hurts_others else -0.4 * amount
+        elif action == "discard_matching":
+            mine = sum(self.card_value(c) for c in self.hand
+                       if matches(self.table, effect.filter, c, owner_relation="you", acting=None, code=None))
+            others = 0.15 * sum(n for s, n in enumerate(self.obs.hand_sizes) if s != self.seat)
+            value = (others if effect.target != "you" else 0.0) - mine
+        elif action == "destroy":
+            value = 1.5
+        elif action == "gain_vp":
+            value = float(amount)
+        elif action == "vp_per":
+            value = amount * (1.0 + 0.5 * self._matching_now(effect))
+        elif action == "extra_play":
+            value = 1.5 * amount
+        elif action == "free_play":
+            value = 0.8
+        elif action == "draw_from_discard":
+            value = 0.4
+        elif action == "take_from_discard":
+            value = amount * max([self.card_value(c) if self.table.kind[c] != "factor" else 0.8
+                                  for c in self.obs.discard[-8:]] or [0.0])
+        elif action == "protect":
+            value = 0.6
+        else:
+            value = 0.0
+        return value * repeats if ongoing else value
+
+    def _matching_now(self, effect: Effect) -> int:
+        flt = effect.filter
+        count = 0
+        for eco in self.mine:
+            for card, role in zip(eco.cards, eco.roles):
+                if matches(self.table, flt, card, owner_relation="you", acting=role, code=eco.code):
+                    count += 1
+        return count
+
+    def leader_weight(self, seat: int) -> float:
+        """How much hurting a seat is worth: more the closer it is to winning."""
+        return 0.5 + self.scores[seat] / max(1.0, float(self.game.target_vp))
+
+    # -- actions
+
+    def value(self, action) -> float:
+        kind = type(action)
+        if kind is EndPhase:
+            return 0.0
+        if kind is Play:
+            return self.play_value(action)
+        if kind is Move:
+            return self.move_value(action)
+        if kind is UseBonus:
+            effect = self.table.effects[action.source][action.effect]
+            return self.effect_value(effect, ongoing=False) + 0.2
+        if kind is Offer:
+            return self.offer_value(action)
+        if kind is Accept:
+            return self.accept_value(action)
+        if kind is Decline:
+            return 0.0
+        if kind is Draw:
+            top = self.obs.discard[-1] if self.obs.discard else None
+            return (self.card_value(top) - 0.6) if action.from_discard and top is not None else 0.0
+        if kind is ChoosePlayer:
+            return self.leader_weight(action.seat) + 0.05 * self.obs.hand_sizes[action.seat]
+        if kind is ChooseCard:
+            return self.choose_card_value(action)
+        if kind is Discard:
+            return -self.card_value(action.card)
+        if kind is BuyWith:
+            return self.buy_value(action)
+        if kind is DestroyEcology:
+            return -10.0
+        return 0.0
+
+    def play_value(self, action: Play) -> float:
+        table, card = self.table, action.card
+        kind = table.kind[card]
+        if kind == "organism":
+            eco = self.obs.ecology(action.ecology)
+            before = self.eco_value(eco.code, eco.biome, eco.cards)
+            after = self.eco_value(eco.code, eco.biome, eco.cards + (card,))
+            saved = 0.0
+            frame = self.obs.stack[-1] if self.obs.stack else None
+            if frame is not None and frame[0] == "rescue" and frame[2] == eco.biome:
+                fed = arrange(table, eco.code, eco.cards + (card,) + frame[3]).kept
+                saved = sum(self.organism_vp(c) for c in frame[3] if c in fed)
+            return self.organism_vp(card) + saved + after - before + 0.2
+        if kind == "biome":
+            code = table.code[card]
+            living = sum(1 for c in self.hand if table.kind[c] == "organism" and code in table.biomes[c])
+            if code in self.my_codes:
+                return 0.1 * living - 0.3
+            if not living:
+                return 0.1 + (1.0 if not self.mine else 0.0)
+            return 0.3 + 0.35 * min(living, 5) + (1.0 if not self.mine else 0.0)
+        value = sum(self.effect_value(e, ongoing=e.trigger != "play") for e in table.effects[card])
+        if table.placement[card] == "web" and action.ecology >= 0:
+            eco = self.obs.ecology(action.ecology)
+            if eco.owner != self.seat:
+                value -= 1.0  # helps nobody but would cost an opponent's web nothing either
+        return value - 0.2
+
+    def move_value(self, action: Move) -> float:
+        source = next(eco for eco in self.mine if action.card in eco.cards)
+        target = self.obs.ecology(action.ecology)
+        before = self.eco_value(source.code, source.biome, source.cards) + self.eco_value(
+            target.code, target.biome, target.cards)
+        after = self.eco_value(source.code, source.biome, tuple(c for c in source.cards if c != action.card)) + \
+            self.eco_value(target.code, target.biome, target.cards + (action.card,))
+        return after - before - 0.1
+
+    def offer_value(self, action: Offer) -> float:
+        if not action.want:
+            return -1.0
+        given = self._cards.get(action.card)
+        if given is None:
+            given = self.card_value(action.card)
+        if given >= DEAD:
+            return -1.0
+        biomes = self.table.biomes[action.card]
+        helped = [eco.owner for eco in self.obs.ecologies if eco.owner != self.seat and eco.code in biomes]
+        helps = 0.4 * max((self.leader_weight(s) for s in helped), default=0.0)
+        return 0.6 - given - helps
+
+    def accept_value(self, action: Accept) -> float:
+        frame = self.obs.stack[-1]
+        offerer, offered = frame[2], frame[3]
+        return self.card_value(offered) - self.card_value(action.card) - 0.15 * self.leader_weight(offerer)
+
+    def choose_card_value(self, action: ChooseCard) -> float:
+        frame = self.obs.stack[-1]
+        kind, card = frame[0], action.card
+        if kind == "give":
+            return -self.card_value(card)
+        if kind == "take":
+            return self.card_value(card)
+        return self.destroy_value(card)
+
+    def destroy_value(self, card: int) -> float:
+        """What destroying a card on the table is worth: its owner's loss (cards starved included),
+        weighted by how close the owner is to winning; negative for one's own cards."""
+        eco = next(e for e in self.obs.ecologies if card in e.cards)
+        rest = tuple(c for c in eco.cards if c != card)
+        after = arrange(self.table, eco.code, rest)
+        lost = [card] + list(after.dropped)
+        loss = sum(self.organism_vp(c) for c in lost)
+        loss += self.eco_value(eco.code, eco.biome, eco.cards) - self.eco_value(eco.code, eco.biome, after.kept)
+        if eco.owner == self.seat:
+            return -loss
+        return loss * self.leader_weight(eco.owner)
+
+    def buy_value(self, action: BuyWith) -> float:
+        value = self.card_value(action.card)
+        if self.obs.stack:  # already buying: spend the least useful card
+            return 1.0 - value
+        if self._hand_values is None:
+            self._hand_values = sorted(self.card_value(c) for c in self.hand)
+        dead = self._hand_values
+        if len(dead) < 4 or dead[3] >= DEAD:
+            return -1.0
+        return 0.5 - value
+
+
+class GreedyBot:
+    """Takes the action with the best one-ply value (ties drawn at random); ends a phase otherwise."""
+
+    name = "greedy"
+
+    def __init__(self, game):
+        self.game = game
+
+    def ranked(self, observation: Observation, legal: Sequence, rng: random.Random) -> list[tuple[float, object]]:
+        valuer = Valuer(self.game, observation)
+        scored = [(round(valuer.value(a), 9), rng.random(), a) for a in legal]
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        return [(value, action) for value, _, action in scored]
+
+    def choose(self, observation: Observation, legal: Sequence, rng: random.Random):
+        if len(legal) == 1:
+            return legal[0]
+        valuer = Valuer(self.game, observation)
+        best, choice, ties = None, None, 0
+        for action in legal:
+            kind = type(action)
+            if kind is Offer and (not action.want or valuer.card_value(action.card) >= DEAD):
+                continue  # never offered: worth -1, below ending the phase
+            value = THRESHOLD if kind is EndPhase else valuer.value(action)
+            if best is None or value > best + 1e-9:
+                best, choice, ties = value, action, 1
+            elif abs(value - best) <= 1e-9:
+                ties += 1
+                if rng.randrange(ties) == 0:  # reservoir sampling: a uniform choice among the ties
+                    choice = action
+        return choice
+
+
+class SearchBot:
+    """Determinized Monte Carlo over GreedyBot's best few actions (see the module docstring)."""
+
+    name = "search"
+
+    def __init__(self, game, samples: int = 4, candidates: int = 3):
+        self.game, self.samples, self.candidates = game, samples, candidates
+        self.greedy = GreedyBot(game)
+
+    def choose(self, observation: Observation, legal: Sequence, rng: random.Random):
+        if len(legal) == 1:
+            return legal[0]
+        ranked = self.greedy.ranked(observation, legal, rng)
+        if observation.phase == "trade" and not observation.stack:
+            return self.greedy.choose(observation, legal, rng)
+        shortlist = [action for _, action in ranked[: self.candidates]]
+        end = next((a for a in legal if type(a) is EndPhase), None)
+        if end is not None and end not in shortlist:
+            shortlist.append(end)
+        if len(shortlist) == 1:
+            return shortlist[0]
+        seat = observation.seat
+        totals = [0.0] * len(shortlist)
+        for _ in range(self.samples):
+            world = self.game.sample_state(observation, rng)
+            seed = rng.getrandbits(32)
+            for i, action in enumerate(shortlist):
+                # the same deal and the same random numbers for every candidate: only the action differs
+                state = world.clone()
+                state.apply(action)
+                self._play_out(state, seat, observation.turn, random.Random(seed))
+                totals[i] += outcome(self.game, state, seat)
+        best = max(range(len(shortlist)), key=lambda i: (totals[i], -i))
+        return shortlist[best]
+
+    def _play_out(self, state, seat: int, turn: int, rng: random.Random) -> None:
+        """Greedy players on until this seat's next turn starts (or the game ends)."""
+        greedy = self.greedy
+        stop = turn + self.game.players
+        steps = 0
+        while not state.is_over() and state.turn < stop and steps < 400:
+            player = state.current_player
+            state.apply(greedy.choose(state.observation(player), state.legal_actions(), rng))
+            steps += 1
+
+
+def standing(game, state, seat: int) -> float:
+    """What a seat's position is worth, in VP: its VP, its webs' health and food security, what its
+    lasting factor cards will bring, and a share of what its hand is worth (GreedyBot's valuations,
+    from the seat's own view)."""
+    valuer = Valuer(game, state.observation(seat))
+    table = game.table
+    webs = sum(0.4 + valuer.eco_value(eco.code, eco.biome, eco.cards) for eco in valuer.mine)
+    placed = [card for card, owner in state.table_factors if owner == seat]
+    placed += [card for eco in state.ecos.values() for card, placer in eco.factors if placer == seat]
+    lasting = sum(valuer.effect_value(e, ongoing=True) for card in placed for e in table.effects[card]
+                  if e.trigger != "play" and e.action not in ("gain_vp", "vp_per"))
+    hand = sum(sorted((valuer.card_value(c) for c in valuer.hand), reverse=True)[:6])
+    return float(state.vp(seat)) + 0.6 * webs + 0.6 * lasting + 0.4 * hand
+
+
+def outcome(game, state, seat: int) -> float:
+    """A position's worth to a seat: its standing less the best other seat's, and winning."""
+    if state.is_over():
+        scores = state.scores()
+        others = [float(s) for i, s in enumerate(scores) if i != seat]
+        return float(scores[seat]) - max(others, default=0.0) + (50.0 if seat in state.winners() else -50.0)
+    mine = standing(game, state, seat)
+    others = [standing(game, state, s) for s in range(game.players) if s != seat]
+    return mine - max(others, default=0.0)
+
+
+#: The bots `cardtool play --bots` knows for Ecologies, by name.
+BOTS = {
+    "random": lambda game: RandomBot(),
+    "greedy": GreedyBot,
+    "search": SearchBot,
+}

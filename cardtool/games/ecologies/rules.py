@@ -1,0 +1,212 @@
+"""The turn of Ecologies: what may be done now (`legal_actions`, a pure query), and the numbers of a turn.
+
+Multiplayer and simplified turn: draw 2 -> trade (offers to the table, answered in turn order) -> play up to 2
+-> purchase (4 cards from hand buy 1; an own ecology buys 1 per 3 of its cards) -> next seat. Single
+player: draw 4 -> discard 3 -> play up to 2 -> purchase. turns.py applies the actions. Every decision
+where docs/rules/ecologies.md says the rulebook is silent is taken here, in turns.py or in effects.py.
+"""
+
+from __future__ import annotations
+
+from cardtool.games.ecologies import effects
+from cardtool.games.ecologies.actions import (
+    DECLINE, END_PHASE, Accept, BuyWith, ChooseCard, ChoosePlayer, DestroyEcology, Discard, Draw, Move, Offer, Play,
+    UseBonus)
+from cardtool.games.ecologies.arrange import fits
+from cardtool.games.ecologies.state import EcologiesState
+from cardtool.games.ecologies.table import matches
+
+HAND_SIZE = 7
+PLAYS_PER_TURN = 2
+DRAWS = {"multi": 2, "simplified": 2, "single": 4}
+SINGLE_DISCARDS = 3
+BUY_COST = 4  # cards from hand per card bought
+ECOLOGY_COST = 3  # cards of a destroyed ecology per card bought
+TARGET_VP = 12
+#: Offers a player may make in one turn: trading ends, even among bots that would never stop.
+OFFERS_PER_TURN = 3
+_DRAW_CHOICES = [Draw(False), Draw(True)]
+
+
+# -- legal actions
+
+
+def legal_actions(state: EcologiesState) -> list:
+    """What the current player may do now. Never changes the state."""
+    if state.over:
+        return []
+    if state.stack:
+        return choice_options(state, state.stack[-1])
+    seat, phase = state.seat, state.phase
+    actions: list = []
+    if phase == "trade":
+        actions += offers(state, seat)
+    actions += plays(state, seat, free_only=phase != "play")
+    if phase == "play":
+        actions += moves(state, seat)
+    actions += bonuses(state, seat)
+    if phase == "purchase":
+        actions += purchases(state, seat)
+    actions.append(END_PHASE)
+    return actions
+
+
+def choice_options(state: EcologiesState, frame: tuple) -> list:
+    """The answers to a pending choice (empty: the choice lapses)."""
+    kind = frame[0]
+    hands = state.hands
+    if kind == "draw":
+        return _DRAW_CHOICES if effects.may_draw_from_discard(state, frame[1]) else []
+    if kind == "offer":
+        return [Accept(c) for c in acceptable(state, frame[1], frame[4])] + [DECLINE]
+    if kind == "seat":
+        return [ChoosePlayer(s) for s in effects.eligible_opponents(state, frame[1], frame[4])]
+    if kind == "give":
+        _, controller, seat, _, _ = frame
+        return [ChooseCard(c) for c in sorted(hands[controller])] if hands[seat] else []
+    if kind == "destroy":
+        _, controller, _, effect, owners, targeted, left = frame
+        return [ChooseCard(c) for c in effects.destroy_candidates(state, controller, effect, owners, targeted)]
+    if kind == "take":
+        return [ChooseCard(c) for c in effects.take_candidates(state, frame[2], frame[4])]
+    if kind == "buy":
+        return [BuyWith(c) for c in sorted(hands[frame[1]])]
+    if kind == "discard":
+        return [Discard(c) for c in sorted(hands[frame[1]])]
+    if kind == "rescue":
+        return [Play(card, eco) for card, eco in effects.rescue_plays(state, frame)] + [END_PHASE]
+    return []
+
+
+def offers(state: EcologiesState, seat: int) -> list[Offer]:
+    """Offers of one card from hand to the table, for any card or one of a biome the offerer has an
+    ecology or a biome card of; at most OFFERS_PER_TURN a turn, never the same offer twice."""
+    hand = state.hands[seat]
+    if len(state.offers) >= OFFERS_PER_TURN or not hand or state.game.mode == "single":
+        return []
+    table = state.game.table
+    wants = ("",) + tuple(sorted({e.code for e in state.ecos.values() if e.owner == seat}
+                                 | {table.code[c] for c in hand if table.kind[c] == "biome"}))
+    cards = sorted(hand)
+    made = state.offers
+    offer = state.game.offer
+    return [offer(card, want) for card in cards for want in wants if (card, want) not in made]
+
+
+def acceptable(state: EcologiesState, seat: int, want: str) -> list[int]:
+    """The cards a seat could give for an offer wanting biome `want` (any card when empty)."""
+    biomes = state.game.table.biomes
+    return [c for c in sorted(state.hands[seat]) if not want or want in biomes[c]]
+
+
+def responders(state: EcologiesState, offerer: int, want: str) -> tuple[int, ...]:
+    """The seats asked, in turn order from the offerer's left: those holding a card they could give."""
+    players = state.game.players
+    seats = ((offerer + k) % players for k in range(1, players))
+    return tuple(s for s in seats if acceptable(state, s, want))
+
+
+def plays_left(state: EcologiesState, seat: int) -> int:
+    extra = sum(a.effect.amount for a in state.ongoing(seat, "extra_play"))
+    return PLAYS_PER_TURN + extra - state.plays_used
+
+
+def is_free(state: EcologiesState, seat: int, card: int) -> bool:
+    """Whether a card may be played without using a play (free_play in force, e.g. healthy Riparian)."""
+    free = state.ongoing(seat, "free_play")
+    if not free:
+        return False
+    table = state.game.table
+    return any(matches(table, a.effect.filter, card, owner_relation="you", acting=None, code=None) for a in free)
+
+
+def plays(state: EcologiesState, seat: int, *, free_only: bool) -> list[Play]:
+    table = state.game.table
+    left = plays_left(state, seat) > 0 and not free_only
+    hand = state.hands[seat]
+    own = [eco for eco in state.ecos.values() if eco.owner == seat]
+    result = []
+    for card in sorted(hand):
+        if not left and not is_free(state, seat, card):
+            continue
+        kind = table.kind[card]
+        if kind == "biome":
+            result.append(Play(card))
+        elif kind == "organism":
+            living = table.biomes[card]
+            for eco in own:
+                if eco.code in living and fits(table, eco.code, eco.cards + (card,)):
+                    result.append(Play(card, eco.biome))
+        else:
+            result += factor_plays(state, seat, card, len(hand) - 1)
+    return result
+
+
+def factor_plays(state: EcologiesState, seat: int, card: int, hand_after: int) -> list[Play]:
+    table = state.game.table
+    placement = table.placement[card]
+    card_effects = table.effects[card]
+    if not any(effects.usable(state, e) for e in card_effects):
+        return []
+    if placement == "web":
+        return [Play(card, eco.biome) for eco in state.ecos.values()
+                if eco.owner == seat or (state.game.mode != "single" and not state.protected(eco.owner, eco.biome, seat))]
+    if placement == "table":
+        return [Play(card)]
+    if any(e.trigger == "play" and effects.can_do(state, seat, e, hand_after=hand_after) for e in card_effects):
+        return [Play(card)]
+    return []
+
+
+def moves(state: EcologiesState, seat: int) -> list[Move]:
+    """Organisms (not producers) moving to another of their owner's ecologies, once per card and turn;
+    both webs must stay fully fed."""
+    table = state.game.table
+    own = [eco for eco in state.ecos.values() if eco.owner == seat]
+    if len(own) < 2:
+        return []
+    result = []
+    for eco in own:
+        for card, role in zip(eco.cards, eco.roles):
+            if role == "P" or card in state.moved:
+                continue
+            targets = [other for other in own if other is not eco and other.code in table.biomes[card]
+                       and fits(table, other.code, other.cards + (card,))]
+            if targets and fits(table, eco.code, tuple(c for c in eco.cards if c != card)):
+                result += [Move(card, other.biome) for other in targets]
+    return result
+
+
+def bonuses(state: EcologiesState, seat: int) -> list[UseBonus]:
+    """Activated effects in force for this seat whose every-other-turn count allows a use now."""
+    result = []
+    hand = len(state.hands[seat])
+    for active in state.active():
+        effect = active.effect
+        if active.controller != seat or effect.trigger != "activated":
+            continue
+        if ready(state, seat, active.source, active.index, effect.every) and effects.can_do(
+                state, seat, effect, hand_after=hand):
+            result.append(UseBonus(active.source, active.index))
+    return result
+
+
+def ready(state: EcologiesState, seat: int, source: int, index: int, every: int) -> bool:
+    """Every `every` turns of its controller: usable the first turn it is available, then after
+    `every` of the controller's turns, however its ecology's health came and went meanwhile."""
+    last = state.counters.get((source, index))
+    return last is None or state.own_turns[seat] - last >= every
+
+
+def purchases(state: EcologiesState, seat: int) -> list:
+    result: list = []
+    if len(state.hands[seat]) >= BUY_COST and can_buy(state):
+        result += [BuyWith(c) for c in sorted(state.hands[seat])]
+    result += [DestroyEcology(eco.biome) for eco in state.ecos.values()
+               if eco.owner == seat and (1 + len(eco.cards)) >= ECOLOGY_COST]
+    return result
+
+
+def can_buy(state: EcologiesState) -> bool:
+    """A card can be bought while the deck has one (or, in the multiplayer game, the discard pile will)."""
+    return bool(state.deck) or state.can_reshuffle()

@@ -1,0 +1,395 @@
+"""The Ecologies game state: card numbers in zones, the ecologies on the table, the turn and its choices.
+
+Zones: the deck (top card last), the discard pile (top card last, face up), each seat's hand, the
+ecologies (each named by its biome card, holding organisms with their current roles and the factor cards
+placed on it), the factor cards kept in front of players, and `limbo` (a one-off factor card while its
+effects resolve). Every physical card is in exactly one zone.
+
+Choices that interrupt a phase (an offer to answer, an opponent to target, a card to destroy...) are
+frames on `stack`; the seat of the top choice frame is the current player. One `random.Random` seeded
+from the game's seed decides every chance event, so a game is its seed plus its actions.
+
+`events` is the game's record for people and statistics: tuples (turn, kind, seat, card, detail), e.g.
+(12, "play", 2, 57, 31) for seat 2 playing card 57 into the ecology of biome card 31. Kinds: turn, draw,
+reshuffle, play, give, take, discard, destroy, move, healthy, unhealthy, bonus, buy, end.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from fractions import Fraction
+from typing import NamedTuple
+
+from cardtool.games.ecologies.arrange import NO_WEIGHTS, ROLE_NUMBER, arrange
+from cardtool.games.ecologies.model import Effect
+from cardtool.games.ecologies.table import matches
+
+
+class Eco(NamedTuple):
+    """One ecology on the table, replaced (never changed) when it changes."""
+
+    biome: int  # the biome card, which names the ecology
+    owner: int
+    code: str
+    cards: tuple[int, ...]  # organisms, in the solver's canonical order
+    roles: tuple[str, ...]  # the role each acts in
+    factors: tuple[tuple[int, int], ...] = ()  # (factor card, the seat that placed it)
+    healthy: bool = False
+    weights: tuple[int, ...] = NO_WEIGHTS  # the role bonuses its arrangement was chosen for
+
+    def role_of(self, card: int) -> str:
+        return self.roles[self.cards.index(card)]
+
+
+class Active(NamedTuple):
+    """An effect in force or usable now: whose it is, which card grants it, and which of its effects."""
+
+    controller: int
+    source: int
+    index: int
+    effect: Effect
+
+
+class EcologiesState:
+    """A game in progress (cardtool.engine.protocol.State). Rules live in rules.py, turns.py and effects.py."""
+
+    __slots__ = ("game", "rng", "deck", "discard", "hands", "known", "ecos", "table_factors", "limbo", "counters",
+                 "own_turns", "turn", "phase", "plays_used", "offers", "moved", "played", "quiet", "stack", "over",
+                 "end_reason", "_history", "events", "_active", "_derived")
+
+    def __init__(self, game, rng: random.Random, deck: list[int], hands: list[list[int]]):
+        self.game = game
+        self.rng = rng
+        self.deck = deck
+        self.discard: list[int] = []
+        self.hands = hands
+        self.known: list[tuple[int, ...]] = [() for _ in hands]  # cards publicly known in each hand
+        self.ecos: dict[int, Eco] = {}
+        self.table_factors: tuple[tuple[int, int], ...] = ()  # (card, owner), kept in front of a player
+        self.limbo: list[int] = []
+        self.counters: dict[tuple[int, int], int] = {}  # (source, effect) -> own turn it was last used
+        self.own_turns = [0] * len(hands)
+        self.turn = 0
+        self.phase = "draw"
+        self.plays_used = 0
+        self.offers: tuple = ()  # the offers made this turn
+        self.moved: tuple[int, ...] = ()
+        self.played = False
+        self.quiet = 0
+        self.stack: list[tuple] = []
+        self.over = False
+        self.end_reason = ""
+        self._history: list = []
+        self.events: list[tuple] = []
+        self._active: list[Active] | None = None
+        self._derived: dict = {}  # VP, ongoing effects and role weights, until the table changes
+
+    # -- the protocol
+
+    @property
+    def seat(self) -> int:
+        """The seat whose turn it is."""
+        return self.turn % self.game.players
+
+    @property
+    def current_player(self) -> int:
+        if self.over:
+            return -1
+        return self.stack[-1][1] if self.stack else self.seat
+
+    @property
+    def history(self) -> Sequence:
+        return tuple(self._history)
+
+    @property
+    def round(self) -> int:
+        """1 for the first round of turns (every seat once, from the first player)."""
+        return self.turn // self.game.players + 1
+
+    def legal_actions(self) -> list:
+        from cardtool.games.ecologies.rules import legal_actions
+
+        return legal_actions(self)
+
+    def apply(self, action) -> None:
+        from cardtool.games.ecologies.turns import apply
+
+        apply(self, action)
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def scores(self) -> list[Fraction]:
+        return [self.vp(seat) for seat in range(self.game.players)]
+
+    def winners(self) -> list[int]:
+        """The seats with the most VP once the game is over (several on a tie: a shared victory)."""
+        if not self.over:
+            return []
+        scores = self.scores()
+        best = max(scores)
+        return [seat for seat, score in enumerate(scores) if score == best]
+
+    def observation(self, player: int):
+        from cardtool.games.ecologies.observation import observe
+
+        return observe(self, player)
+
+    def clone(self) -> "EcologiesState":
+        other = EcologiesState.__new__(EcologiesState)
+        other.game = self.game
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.deck = self.deck[:]
+        other.discard = self.discard[:]
+        other.hands = [hand[:] for hand in self.hands]
+        other.known = self.known[:]
+        other.ecos = self.ecos.copy()
+        other.table_factors = self.table_factors
+        other.limbo = self.limbo[:]
+        other.counters = self.counters.copy()
+        other.own_turns = self.own_turns[:]
+        other.turn, other.phase, other.plays_used = self.turn, self.phase, self.plays_used
+        other.offers, other.moved, other.played, other.quiet = self.offers, self.moved, self.played, self.quiet
+        other.stack = self.stack[:]
+        other.over, other.end_reason = self.over, self.end_reason
+        other._history = self._history[:]
+        other.events = self.events[:]
+        other._active = self._active
+        other._derived = self._derived.copy()
+        return other
+
+    def describe(self, action) -> str:
+        from cardtool.games.ecologies.text import describe
+
+        return describe(self, action)
+
+    # -- zones
+
+    def log(self, kind: str, seat: int, card: int = -1, detail=None) -> None:
+        self.events.append((self.turn, kind, seat, card, detail))
+
+    def from_hand(self, seat: int, card: int) -> None:
+        self.hands[seat].remove(card)
+        if card in self.known[seat]:
+            self.known[seat] = tuple(c for c in self.known[seat] if c != card)
+
+    def to_hand(self, seat: int, card: int, public: bool) -> None:
+        self.hands[seat].append(card)
+        if public:
+            self.known[seat] = tuple(sorted(self.known[seat] + (card,)))
+
+    def to_discard(self, card: int, seat: int, reason: str) -> None:
+        self.discard.append(card)
+        self.log("discard", seat, card, reason)
+
+    def can_reshuffle(self) -> bool:
+        """Only the multiplayer game turns the discard pile over into a new deck."""
+        return self.game.mode == "multi"
+
+    def draw_one(self, seat: int, source: str = "deck", why: str = "draw") -> int | None:
+        """Draw the top card of the deck (turning the discard pile over first when the deck is empty and
+        the mode allows) or of the discard pile; None when there is nothing to draw."""
+        if source == "discard":
+            if not self.discard:
+                return None
+            card = self.discard.pop()
+            self.to_hand(seat, card, public=True)
+            self.log("take", seat, card, "discard")
+            return card
+        if not self.deck:
+            if not self.discard or not self.can_reshuffle():
+                return None
+            self.deck = self.discard
+            self.discard = []
+            self.rng.shuffle(self.deck)
+            self.log("reshuffle", -1, -1, len(self.deck))
+        card = self.deck.pop()
+        self.to_hand(seat, card, public=False)
+        self.log("draw", seat, card, why)
+        return card
+
+    def cards_on_table(self) -> Iterator[int]:
+        for eco in self.ecos.values():
+            yield eco.biome
+            yield from eco.cards
+            for card, _ in eco.factors:
+                yield card
+        for card, _ in self.table_factors:
+            yield card
+
+    def eco_of(self, card: int) -> Eco | None:
+        """The ecology an organism is in (None when it is not on the table)."""
+        for eco in self.ecos.values():
+            if card in eco.cards:
+                return eco
+        return None
+
+    def ecologies_of(self, seat: int) -> list[Eco]:
+        return [eco for eco in self.ecos.values() if eco.owner == seat]
+
+    # -- effects in force
+
+    def active(self) -> list[Active]:
+        """Every effect in force now: bonuses of healthy ecologies, table cards, cards placed on webs.
+
+        In the single-player game, effects marked multiplayer-only are never in force.
+        """
+        if self._active is None:
+            table = self.game.table
+            single = self.game.mode == "single"
+            found = []
+            for eco in self.ecos.values():
+                if eco.healthy:
+                    for index, effect in enumerate(table.effects[eco.biome]):
+                        if not (single and effect.multiplayer_only):
+                            found.append(Active(eco.owner, eco.biome, index, effect))
+            for eco in self.ecos.values():
+                for card, placer in eco.factors:
+                    for index, effect in enumerate(table.effects[card]):
+                        if not (single and effect.multiplayer_only):
+                            found.append(Active(placer, card, index, effect))
+            for card, owner in self.table_factors:
+                for index, effect in enumerate(table.effects[card]):
+                    if not (single and effect.multiplayer_only):
+                        found.append(Active(owner, card, index, effect))
+            self._active = found
+        return self._active
+
+    def changed(self) -> None:
+        """Forget what was derived from the table (call after any change to ecologies or table cards)."""
+        self._active = None
+        self._derived = {}
+
+    def beneficiaries(self, active: Active) -> tuple[int, ...]:
+        """Who an ongoing effect works for: its controller, everyone, or the controller's opponents."""
+        target = active.effect.target
+        if target in ("you", "placer"):
+            return (active.controller,)
+        players = range(self.game.players)
+        if target == "each_player":
+            return tuple(players)
+        return tuple(s for s in players if s != active.controller)
+
+    def ongoing(self, seat: int, word: str) -> list[Active]:
+        """Ongoing effects with this action word that work for a seat."""
+        key = (word, seat)
+        found = self._derived.get(key)
+        if found is None:
+            found = self._derived[key] = [a for a in self.active() if a.effect.trigger == "ongoing"
+                                          and a.effect.action == word and seat in self.beneficiaries(a)]
+        return found
+
+    def protected(self, seat: int, card: int | None, by: int) -> bool:
+        """Whether seat `by` may not target this seat (card None) or this card of theirs (rulebook FAQ).
+
+        A `protect` without a filter shields the player and all their cards; with a filter, only the
+        table cards it matches.
+        """
+        if by == seat:
+            return False
+        for active in self.ongoing(seat, "protect"):
+            flt = active.effect.filter
+            if flt is None:
+                return True
+            if card is not None and self.matches_on_table(flt, card, active.controller):
+                return True
+        return False
+
+    def matches_on_table(self, flt, card: int, controller: int) -> bool:
+        """Whether a card on the table matches a filter, seen from an effect's controller."""
+        table = self.game.table
+        if table.kind[card] == "organism":
+            eco = self.eco_of(card)
+            owner, acting, code = eco.owner, eco.role_of(card), eco.code
+        elif card in self.ecos:
+            eco = self.ecos[card]
+            owner, acting, code = eco.owner, None, eco.code
+        else:
+            owner = self.factor_owner(card)
+            acting, code = None, None
+        relation = "you" if owner == controller else "opponent"
+        return matches(table, flt, card, owner_relation=relation, acting=acting, code=code)
+
+    def factor_owner(self, card: int) -> int:
+        for factor, owner in self.table_factors:
+            if factor == card:
+                return owner
+        for eco in self.ecos.values():
+            for factor, _ in eco.factors:
+                if factor == card:
+                    return eco.owner
+        return -1
+
+    # -- score
+
+    def vp(self, seat: int) -> Fraction:
+        """A seat's VP: its organisms (1 each in the simplified game) plus VP effects in force."""
+        total = self._derived.get(seat)
+        if total is None:
+            total = self._derived[seat] = self._count_vp(seat)
+        return total
+
+    def _count_vp(self, seat: int) -> Fraction:
+        table = self.game.table
+        units = table.vp_units
+        organisms = 0
+        for eco in self.ecos.values():
+            if eco.owner == seat and eco.cards:
+                organisms += sum(units[c] for c in eco.cards)
+        if self.game.mode == "simplified":
+            total = Fraction(sum(len(e.cards) for e in self.ecos.values() if e.owner == seat))
+        else:
+            total = Fraction(organisms, table.vp_denominator)
+        for active in self.active():
+            effect = active.effect
+            if effect.trigger != "ongoing" or seat not in self.beneficiaries(active):
+                continue
+            if effect.action == "gain_vp":
+                total += effect.amount
+            elif effect.action == "vp_per":
+                total += effect.amount * sum(1 for card in self.cards_on_table()
+                                             if self.matches_on_table(effect.filter, card, active.controller))
+        return total
+
+    def role_weights(self, seat: int, code: str) -> tuple[int, ...]:
+        """VP a seat earns per card acting in each role in an ecology of this biome (vp_per effects with
+        an `acting` filter): what its arrangements maximise after keeping cards and health."""
+        key = ("weights", seat, code)
+        found = self._derived.get(key)
+        if found is None:
+            found = self._derived[key] = self._role_weights(seat, code)
+        return found
+
+    def _role_weights(self, seat: int, code: str) -> tuple[int, ...]:
+        weights = list(NO_WEIGHTS)
+        for active in self.ongoing(seat, "vp_per"):
+            flt = active.effect.filter
+            if flt is None or not flt.acting or (flt.kind and "organism" not in flt.kind):
+                continue
+            if flt.biomes and code not in flt.biomes:
+                continue
+            if flt.owner == "opponent" and active.controller == seat:
+                continue
+            for role in flt.acting:
+                weights[ROLE_NUMBER[role]] += active.effect.amount
+        return tuple(weights)
+
+    # -- ecologies
+
+    def arrange_eco(self, biome: int, cards: Sequence[int], factors=None, weights=None) -> tuple[int, ...]:
+        """Set an ecology's organisms, arranged at best for its owner; returns the cards left unfed."""
+        eco = self.ecos[biome]
+        if weights is None:
+            weights = self.role_weights(eco.owner, eco.code)
+        result = arrange(self.game.table, eco.code, cards, weights)
+        kept = tuple(c for c, r in zip(result.cards, result.roles) if r is not None)
+        roles = tuple(r for r in result.roles if r is not None)
+        healthy = result.healthy
+        self.ecos[biome] = eco._replace(cards=kept, roles=roles, healthy=healthy, weights=weights,
+                                        factors=eco.factors if factors is None else factors)
+        if healthy != eco.healthy:
+            self.log("healthy" if healthy else "unhealthy", eco.owner, biome, eco.code)
+        self.changed()
+        return result.dropped

@@ -1,0 +1,96 @@
+"""Ecologies bots: every mode played to the end with every bot, decisions from observations only, trading
+through offers and acceptances, and the greedy bot beating the random one."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from cardtool.deck.loader import load_deck
+from cardtool.engine.playout import play
+from cardtool.games.ecologies.actions import Accept, Offer
+from cardtool.games.ecologies.bots import BOTS, GreedyBot, SearchBot
+from cardtool.games.ecologies.engine import EcologiesGame
+from tests.conftest import DECKS
+
+MIXES = {
+    "multi": [("greedy", "random", "search"), ("greedy", "greedy", "greedy", "greedy"), ("random", "random")],
+    "simplified": [("search", "greedy"), ("random", "greedy", "greedy", "random", "greedy")],
+    "single": [("greedy",), ("random",), ("search",)],
+}
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return load_deck(DECKS / "ecologies-bizarre-biomes")
+
+
+@pytest.fixture(scope="module")
+def expansion():
+    return load_deck(DECKS / "frozen-and-deep")
+
+
+def bots_for(game, names):
+    return [BOTS[name](game) for name in names]
+
+
+@pytest.mark.parametrize("mode, names", [(mode, names) for mode, mixes in MIXES.items() for names in mixes])
+def test_every_mode_is_played_to_the_end_by_every_bot(deck, expansion, mode, names):
+    for seed, chosen in ((1, deck), (2, expansion)):
+        game = EcologiesGame(chosen, len(names), mode, seed, max_rounds=40 if "search" in names else None)
+        state = play(game, bots_for(game, names))
+        assert state.is_over() and state.winners() and len(state.scores()) == len(names)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode, players", [("multi", 2), ("multi", 4), ("multi", 6), ("simplified", 3), ("single", 1)])
+def test_greedy_and_random_games_finish_over_many_seeds(deck, expansion, mode, players):
+    reasons = Counter()
+    for seed in range(40):
+        names = [("greedy", "random")[(seed + s) % 2] for s in range(players)]
+        game = EcologiesGame(expansion if seed % 2 else deck, players, mode, seed)
+        state = play(game, bots_for(game, names))
+        assert state.is_over() and state.winners()
+        reasons[state.end_reason] += 1
+    assert reasons
+
+
+def test_bots_decide_from_the_observation_alone(deck):
+    """Two worlds that look the same to a seat (other hands and the deck dealt differently) get the same
+    decision from the same random numbers."""
+    game = EcologiesGame(deck, 3, "multi", 12)
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    for _ in range(60):
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.current_player
+    seen = state.observation(seat)
+    other = game.sample_state(seen, random.Random(99))
+    assert other.hands != state.hands or other.deck != state.deck
+    for bot in (GreedyBot(game), SearchBot(game, samples=2)):
+        first = bot.choose(seen, state.legal_actions(), random.Random(5))
+        second = bot.choose(other.observation(seat), other.legal_actions(), random.Random(5))
+        assert first == second
+
+
+def test_bots_trade_through_offers_and_acceptances(deck):
+    offers = accepted = 0
+    for seed in range(6):
+        game = EcologiesGame(deck, 4, "multi", seed)
+        state = play(game, bots_for(game, ["greedy"] * 4))
+        offers += sum(isinstance(a, Offer) for a in state.history)
+        accepted += sum(isinstance(a, Accept) for a in state.history)
+    assert offers and accepted
+
+
+def test_the_greedy_bot_beats_the_random_bot(deck):
+    wins = Counter()
+    for seed in range(12):
+        names = ["greedy", "random"] if seed % 2 else ["random", "greedy"]
+        game = EcologiesGame(deck, 2, "multi", seed)
+        state = play(game, bots_for(game, names))
+        for seat in state.winners():
+            wins[names[seat]] += 1
+    assert wins["greedy"] >= 10
