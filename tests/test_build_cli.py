@@ -16,7 +16,7 @@ def symbiosis_build(tmp_path_factory):
     from cardtool.cli import main
 
     out = tmp_path_factory.mktemp("build") / "symbiosis"
-    assert main(["build", str(DECKS / "symbiosis"), "--out", str(out)]) == 0
+    assert main(["build", str(DECKS / "symbiosis"), "--out", str(out), "--sim-games", "40"]) == 0
     return out
 
 
@@ -31,17 +31,22 @@ def test_build_writes_every_output_and_an_index_linking_them(symbiosis_build):
     assert {"cards.pdf", "rulebook.pdf", "images/contact-sheet.png"} <= set(re.findall(r'href="([^"]+)"', index))
 
 
-def test_build_says_the_simulation_step_is_not_there_yet(symbiosis_build):
+def test_build_runs_a_short_simulation(symbiosis_build):
+    import json
+
     index = (symbiosis_build / "index.html").read_text()
-    assert "Short simulation" in index and "not available yet" in index
+    assert "Short simulation" in index and 'href="sim/report.html"' in index
     assert [s.name for s in STEPS][-1] == "simulation"
+    summary = json.loads((symbiosis_build / "sim" / "summary.json").read_text())
+    assert summary["games"] == 40 and summary["config"]["seed"] == 1
+    assert (symbiosis_build / "sim" / "report.pdf").is_file()
 
 
 def test_build_prints_each_step(run_cli, tmp_path):
     code, out, err = run_cli("build", DATA / "foodweb" / "valid", "--out", tmp_path / "valid", "--dpi", "72",
-                             "--paper", "letter", "--no-crop-marks", "--duplex", "none")
+                             "--paper", "letter", "--no-crop-marks", "--duplex", "none", "--sim-games", "0")
     assert code == 0, err
-    for step in ("validate:", "foodweb:", "cards:", "images:", "rulebook:", "simulation: not available yet"):
+    for step in ("validate:", "foodweb:", "cards:", "images:", "rulebook:", "simulation: left out (--sim-games 0)"):
         assert step in out
     assert (tmp_path / "valid" / "foodweb" / "RIP.svg").is_file()
 
@@ -50,14 +55,14 @@ def test_a_failed_build_leaves_the_previous_outputs_intact(run_cli, tmp_path):
     deck = tmp_path / "deck"
     shutil.copytree(DATA / "foodweb" / "valid", deck)
     out = tmp_path / "out"
-    code, _, err = run_cli("build", deck, "--out", out, "--dpi", "72")
+    code, _, err = run_cli("build", deck, "--out", out, "--dpi", "72", "--sim-games", "0")
     assert code == 0, err
     before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     # now give a card a text that cannot fit: the build fails at the cards step, after validation
     cards = (deck / "cards.yaml").read_text()
     too_long = "  name: Worm\n  flavor: " + "Very long. " * 200 + "\n"
     (deck / "cards.yaml").write_text(cards.replace("  name: Worm\n", too_long))
-    code, out_text, err = run_cli("build", deck, "--out", out, "--dpi", "72")
+    code, out_text, err = run_cli("build", deck, "--out", out, "--dpi", "72", "--sim-games", "0")
     assert code == 1 and "card worm: field 'text' (flavor) does not fit" in err and "Traceback" not in err
     after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before

@@ -7,17 +7,20 @@ from pathlib import Path
 
 from cardtool.commands.common import add_deck_argument
 from cardtool.commands.render import POD_BLEED, add_sheet_options, sheet_spec
+from cardtool.errors import UsageError
 from cardtool.render.pipeline import BuildOptions, build_deck
 from cardtool.render.sheets import parse_length
 
 NAME = "build"
-HELP = ("validate a deck and build everything printable into build/<deck-id>/: food-web report, cards PDF, "
-        "card images, rulebook and an index.html")
+HELP = ("validate a deck and build everything into build/<deck-id>/: food-web report, cards PDF, "
+        "card images, rulebook, a short simulation report and an index.html")
 EXAMPLES = """\
 examples:
   cardtool build decks/ecologies-bizarre-biomes            # build/ecologies-bizarre-biomes/index.html
   cardtool build decks/symbiosis --paper letter --duplex short
   cardtool build decks/frozen-and-deep --out /tmp/frozen
+  cardtool build decks/symbiosis --sim-games 1000 --seed 7     # a longer simulation
+  cardtool build decks/symbiosis --sim-games 0                 # no simulation
 """
 
 
@@ -28,11 +31,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dpi", type=int, default=300, help="card images' pixels per inch (default 300)")
     parser.add_argument("--image-bleed", default=POD_BLEED, metavar="LENGTH",
                         help=f"bleed of the card images (default {POD_BLEED}, what print shops ask for)")
+    parser.add_argument("--sim-games", type=int, default=200, metavar="N",
+                        help="games in the short simulation with the game's default bots (default 200; 0: none)")
+    parser.add_argument("--seed", type=int, default=1, help="the simulation's seed (default 1)")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.sim_games < 0:
+        raise UsageError(f"--sim-games must be 0 or more, not {args.sim_games}")
     options = BuildOptions(sheet=sheet_spec(args), dpi=args.dpi,
-                           image_bleed=parse_length(args.image_bleed, what="image bleed"), standalone=args.standalone)
+                           image_bleed=parse_length(args.image_bleed, what="image bleed"), standalone=args.standalone,
+                           sim_games=args.sim_games, sim_seed=args.seed)
     result = build_deck(Path(args.deck), options, args.out, report=print)
     print(f"{result.out}/index.html: {len(result.outputs)} outputs in {result.seconds:.1f} s")
     return 0

@@ -17,3 +17,17 @@ def add_deck_argument(parser: argparse.ArgumentParser, help: str = "deck folder 
 def deck_from(args: argparse.Namespace) -> Deck:
     """The validated deck the arguments name (combined with its bases unless --standalone)."""
     return load_deck(args.deck, standalone=getattr(args, "standalone", False))
+
+
+def modes_help() -> str:
+    """The modes of every playable game, for --mode's help."""
+    from cardtool.games import GAMES
+
+    return "; ".join(f"{g.title}: {', '.join(g.modes)}" for g in GAMES.values() if hasattr(g, "modes"))
+
+
+def bots_help() -> str:
+    """The bots of every playable game, for --bots's help."""
+    from cardtool.games import GAMES
+
+    return "; ".join(f"{g.title}: {', '.join(g.bots)}" for g in GAMES.values() if hasattr(g, "bots"))

@@ -11,13 +11,13 @@ import sys
 from pathlib import Path
 
 from cardtool.commands.common import add_deck_argument
-from cardtool.commands.simulate import (EXIT_INTERRUPTED, add_simulation_arguments, check_runner, config_json,
+from cardtool.commands.simulate import (EXIT_INTERRUPTED, add_simulation_arguments, check_runner,
                                         make_out_dir, seed_of, setup_from, simulate)
 from cardtool.deck.loader import load_deck
 from cardtool.errors import UsageError
 from cardtool.sim.analysis import Spec, analyse
 from cardtool.sim.compare import compare
-from cardtool.sim.config import simulated_game
+from cardtool.sim.config import config_json, simulated_game
 from cardtool.sim.report import comparison_files, run_json, write_outputs
 
 NAME = "compare"

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from cardtool import __version__
-from cardtool.commands.common import add_deck_argument, deck_from
+from cardtool.commands.common import add_deck_argument, bots_help, deck_from, modes_help
 from cardtool.engine.bots import check_bot_names
 from cardtool.engine.human import HumanPlayer
 from cardtool.engine.playout import action_json, play
@@ -30,18 +30,19 @@ examples:
   cardtool play decks/symbiosis --mode duel --bots search,greedy --seed 1
   cardtool play decks/symbiosis --mode team --bots greedy --human 1      # you play seat 1
   cardtool play decks/symbiosis --seed 3 --log game.jsonl --quiet        # only the final breakdown
+  cardtool play decks/ecologies-bizarre-biomes --players 4 --bots greedy,greedy,random,search --seed 7
+  cardtool play decks/ecologies-bizarre-biomes --mode single --human 1
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_deck_argument(parser, help="deck folder (or its deck.yaml)")
-    parser.add_argument("--mode", help="how to play, e.g. standard, duel or team for Symbiosis (default: the "
-                                       "game's first mode)")
+    parser.add_argument("--mode", help=f"how to play (default: the game's first mode). {modes_help()}")
     parser.add_argument("--players", type=int, metavar="N", help="number of seats (default: as many as the "
                                                                  "mode and deck allow)")
     parser.add_argument("--bots", metavar="NAME[,NAME...]", default="",
                         help="the bot at each seat that is not a person, in seat order; one name fills "
-                             "every such seat (default greedy); Symbiosis has random, greedy and search")
+                             f"every such seat (default greedy). {bots_help()}")
     parser.add_argument("--human", type=int, action="append", default=[], metavar="SEAT",
                         help="a person plays this seat (1 is the first to play), choosing from numbered "
                              "options on stdin; may be given more than once")

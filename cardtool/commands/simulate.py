@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import argparse
 import random
-import shlex
 import sys
 from pathlib import Path
 
-from cardtool.commands.common import add_deck_argument, deck_from
+from cardtool.commands.common import add_deck_argument, bots_help, deck_from, modes_help
 from cardtool.errors import UsageError
 from cardtool.sim.analysis import Spec, analyse
-from cardtool.sim.config import DEFAULT_MAX_TURNS, Setup, deck_hash, prepare, simulated_game
+from cardtool.sim.config import DEFAULT_MAX_TURNS, Setup, config_json, prepare, simulated_game
 from cardtool.sim.report import run_json, simulation_files, write_outputs
 from cardtool.sim.runner import RunResult, check_jobs, progress_bar, run as run_games
 
@@ -26,6 +25,8 @@ examples:
   cardtool simulate decks/symbiosis --games 2000 --players 4 --bots greedy --seed 1
   cardtool simulate decks/symbiosis --games 500 --mode duel --bots greedy,random --seed 7 --jobs 1
   cardtool simulate decks/symbiosis --games 100000 --scheduler tcp://10.0.0.5:8786   # on a Dask cluster
+  cardtool simulate decks/ecologies-bizarre-biomes --games 2000 --players 4 --seed 1
+  cardtool simulate decks/frozen-and-deep --games 1000 --players 3 --bots greedy,random --seed 2
 Outputs (in --out, default build/<deck>/sim/): games.jsonl, summary.json, cards.csv, report.html, report.pdf.
 """
 EXIT_INTERRUPTED = 130
@@ -42,11 +43,9 @@ def add_simulation_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=1000, metavar="N", help="games to play (default 1000)")
     parser.add_argument("--players", type=int, metavar="P",
                         help="number of seats (default: as many as the mode and deck allow)")
-    parser.add_argument("--mode", help="how to play, e.g. standard, duel or team for Symbiosis (default: the game's "
-                                       "first mode)")
+    parser.add_argument("--mode", help=f"how to play (default: the game's first mode). {modes_help()}")
     parser.add_argument("--bots", metavar="NAME[,NAME...]", default="",
-                        help="the bots in seat order, repeated to fill the seats (default greedy); Symbiosis has "
-                             "random, greedy and search")
+                        help=f"the bots in seat order, repeated to fill the seats (default greedy). {bots_help()}")
     parser.add_argument("--fixed-seats", action="store_true",
                         help="keep each bot in its seat; by default game i turns the line-up by i seats, so "
                              "every bot plays every seat equally often")
@@ -81,12 +80,6 @@ def check_runner(args: argparse.Namespace) -> None:
 
 def seed_of(args: argparse.Namespace) -> int:
     return args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
-
-
-def config_json(setup: Setup, deck_path: str) -> dict:
-    """The effective configuration with the deck's content hash and the command as typed."""
-    return {**setup.to_json(), "deck_path": str(deck_path), "deck_hash": deck_hash(deck_path),
-            "command": shlex.join(["cardtool", *sys.argv[1:]]) if sys.argv[1:] else "cardtool"}
 
 
 def simulate(setup: Setup, args: argparse.Namespace, label: str) -> RunResult:

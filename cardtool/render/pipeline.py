@@ -2,8 +2,7 @@
 build/<deck-id>/ only when all steps succeeded, so a failed build leaves the previous outputs whole
 (what other commands left there, such as sim/, is carried over).
 
-The steps are the STEPS tuple below, in order; adding a step (the simulation, when it exists) is adding
-one Step there. A step gets the build context and returns the files it wrote, each with a title for
+The steps are the STEPS tuple below, in order; adding a step is adding one Step there. A step gets the build context and returns the files it wrote, each with a title for
 index.html.
 """
 
@@ -31,6 +30,8 @@ class BuildOptions:
     dpi: int = 300
     image_bleed: float = 3.175  # 1/8 in
     standalone: bool = False  # an expansion alone, without its bases
+    sim_games: int = 200  # games in the short simulation; 0 leaves it out
+    sim_seed: int = 1
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ class Context:
 class StepResult:
     name: str
     title: str
-    status: str  # done | skipped | not available
+    status: str  # done | skipped
     outputs: tuple[Output, ...] = ()
     message: str = ""
     seconds: float = 0.0
@@ -63,13 +64,12 @@ class StepResult:
 
 @dataclass(frozen=True)
 class Step:
-    """One stage of the build. `run` is None for a step cardtool cannot do yet: it is listed, never faked."""
+    """One stage of the build; `skip` says why it is left out for this build, or None to run it."""
 
     name: str
     title: str
-    run: Callable[[Context], tuple[list[Output], str]] | None
-    applies: Callable[[Deck], bool] = lambda deck: True
-    missing: str = ""  # why a step without `run` is not there
+    run: Callable[[Context], tuple[list[Output], str]]
+    skip: Callable[[Context], str | None] = lambda ctx: None
 
 
 @dataclass(frozen=True)
@@ -153,14 +153,35 @@ def _rulebook(ctx: Context) -> tuple[list[Output], str]:
     return [Output("rulebook.pdf", "Rulebook (PDF)", f"{pages} pages")], f"{pages} pages"
 
 
+def _simulation(ctx: Context) -> tuple[list[Output], str]:
+    """A short simulation with the game's default bots and seats, as `cardtool simulate` would run it."""
+    from cardtool.sim.analysis import Spec, analyse
+    from cardtool.sim.config import config_json, prepare, simulated_game
+    from cardtool.sim.report import run_json, simulation_files, write_outputs
+    from cardtool.sim.runner import run as run_games
+
+    setup = prepare(ctx.deck, games=ctx.options.sim_games, seed=ctx.options.sim_seed)
+    result = run_games(setup)
+    analysis = analyse(result.records, Spec.of(simulated_game(ctx.deck), ctx.deck))
+    write_outputs(ctx.folder / "sim", simulation_files(result.records, analysis, config_json(setup, ctx.deck_path),
+                                                       run_json(result)))
+    seats = ", ".join(f"{100 * rate.value:.0f}%" for rate in analysis.seats)
+    note = (f"{setup.games} {setup.mode} games, {setup.players} players ({', '.join(setup.lineup)}), "
+            f"seed {setup.seed}; win rate per seat {seats}")
+    return [Output("sim/report.html", "Simulation report", note), Output("sim/report.pdf", "Simulation report (PDF)"),
+            Output("sim/games.jsonl", "Every simulated game (JSON lines)"),
+            Output("sim/cards.csv", "Per-card statistics (CSV)")], note
+
+
 STEPS: tuple[Step, ...] = (
     Step("validate", "Validate the deck", _validate),
-    Step("foodweb", "Food-web report", _foodweb, applies=lambda deck: deck.game == "ecologies"),
+    Step("foodweb", "Food-web report", _foodweb,
+         skip=lambda ctx: None if ctx.deck.game == "ecologies" else f"not for {ctx.deck.game} decks"),
     Step("cards", "Print-and-play cards", _cards),
     Step("images", "Card images", _images),
     Step("rulebook", "Rulebook", _rulebook),
-    Step("simulation", "Short simulation", None,
-         missing="not available yet: cardtool's simulation step arrives with issue 7"),
+    Step("simulation", "Short simulation", _simulation,
+         skip=lambda ctx: "left out (--sim-games 0)" if ctx.options.sim_games == 0 else None),
 )
 
 
@@ -174,15 +195,13 @@ def build_deck(deck_path: Path, options: BuildOptions, out: Path | None = None,
             raise DeckError(f"deck {deck_path} has errors; nothing was built", result.report)
         out = Path("build") / result.source.manifest.id
     results = []
-    with staged_dir(out, keep_others=True) as folder:  # keeps e.g. sim/ from `cardtool simulate`
+    with staged_dir(out, keep_others=True) as folder:  # keeps what other commands wrote there
         ctx = Context(Path(deck_path), options, folder)
         for step in STEPS:
-            if step.run is None:
-                results.append(StepResult(step.name, step.title, "not available", message=step.missing))
-                report(f"{step.name}: {step.missing}")
-                continue
-            if ctx.deck is not None and not step.applies(ctx.deck):
-                results.append(StepResult(step.name, step.title, "skipped", message=f"not for {ctx.deck.game} decks"))
+            reason = step.skip(ctx) if ctx.deck is not None else None
+            if reason is not None:
+                results.append(StepResult(step.name, step.title, "skipped", message=reason))
+                report(f"{step.name}: {reason}")
                 continue
             step_started = time.perf_counter()
             outputs, message = step.run(ctx)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import copyreg
 import hashlib
+import shlex
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -119,6 +121,12 @@ def prepare(deck: Deck, *, games: int, players: int | None = None, mode: str | N
     # Make one game now: a setup the game itself refuses fails here, not in a worker.
     plugin.new_game(deck, players, mode, 0)
     return Setup(deck, mode, players, lineup, seed, games, max_turns, rotate)
+
+
+def config_json(setup: Setup, deck_path: str | Path) -> dict:
+    """The effective configuration with the deck's content hash and the command as typed."""
+    return {**setup.to_json(), "deck_path": str(deck_path), "deck_hash": deck_hash(deck_path),
+            "command": shlex.join(["cardtool", *sys.argv[1:]]) if sys.argv[1:] else "cardtool"}
 
 
 def deck_hash(deck_path: str | Path) -> str:
