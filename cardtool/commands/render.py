@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from cardtool.commands.common import add_deck_argument, deck_from
+from cardtool.errors import UsageError
 from cardtool.render.environment import write_atomic
 from cardtool.render.sheets import (DUPLEX_MODES, PAPERS, SheetSpec, parse_card_size, parse_length, parse_offset,
                                     parse_paper)
@@ -63,6 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_deck_argument(cards)
     add_sheet_options(cards)
     cards.add_argument("--only", metavar="ID,...", help="only these cards (comma-separated ids)")
+    cards.add_argument("--own", action="store_true", help="only the cards this deck defines itself: an expansion's own cards, not its bases'")
     cards.add_argument("--out", metavar="FILE", type=Path, help="the PDF to write (default build/<deck-id>/cards.pdf)")
 
     images = targets.add_parser("images", help="one PNG per card face and back, with bleed, for print-on-demand "
@@ -73,6 +75,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     images.add_argument("--bleed", default=POD_BLEED, metavar="LENGTH",
                         help=f"bleed around each image (default {POD_BLEED}, what print shops ask for)")
     images.add_argument("--only", metavar="ID,...", help="only these cards (comma-separated ids)")
+    images.add_argument("--own", action="store_true", help="only the cards this deck defines itself: an expansion's own cards, not its bases'")
     images.add_argument("--out", metavar="DIR", type=Path, help="the folder to fill (default build/<deck-id>/images)")
 
     rulebook = targets.add_parser("rulebook", help="the rulebook PDF, generated from the deck's data and its "
@@ -93,6 +96,15 @@ def run(args: argparse.Namespace) -> int:
             "alignment": run_alignment}[args.target](args)
 
 
+def _only(args: argparse.Namespace, deck) -> str | None:
+    """The --only list, or with --own the ids of the cards the deck defines itself."""
+    if not args.own:
+        return args.only
+    if args.only:
+        raise UsageError("--own and --only exclude each other: list the cards with --only alone")
+    return ",".join(card.id for card in deck.own_cards())
+
+
 def _default(deck, name: str) -> Path:
     return Path("build") / deck.manifest.id / name
 
@@ -103,7 +115,7 @@ def run_cards(args: argparse.Namespace) -> int:
     spec = sheet_spec(args)
     deck = deck_from(args)
     started = time.perf_counter()
-    deck_print = DeckPrint(deck, spec.card, spec.bleed, args.only)
+    deck_print = DeckPrint(deck, spec.card, spec.bleed, _only(args, deck))
     sheet, pdf = deck_print.sheets(spec)
     out = args.out or _default(deck, "cards.pdf")
     write_atomic(out, pdf)
@@ -123,7 +135,7 @@ def run_images(args: argparse.Namespace) -> int:
     deck = deck_from(args)
     started = time.perf_counter()
     out = args.out or _default(deck, "images")
-    images = card_images(deck, card, bleed, args.dpi, args.only, out)
+    images = card_images(deck, card, bleed, args.dpi, _only(args, deck), out)
     first = images[0]
     print(f"{out}/: {len(images)} PNG images of {first.width} x {first.height} px ({card.label} with "
           f"{bleed:g} mm bleed at {args.dpi} dpi), cards.csv, cards.pdf and contact-sheet.png"
