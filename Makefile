@@ -26,11 +26,8 @@ demo: venv
 	    $(BIN)/cardtool foodweb $$deck || exit 1; \
 	  fi; \
 	  $(BIN)/cardtool build $$deck || exit 1; \
-	  sim=$$($(BIN)/cardtool simulate $$deck --games 400 --seed 1 2>&1); rc=$$?; \
-	  if [ $$rc -eq 0 ]; then echo "$$sim"; \
-	  elif echo "$$sim" | grep -q "cannot be simulated yet"; then echo "(no simulation: $${sim#cardtool: })"; \
-	  else echo "$$sim"; exit 1; fi; \
 	done
+	@echo; echo "Every deck is built: open build/<deck>/index.html (cards, images, rulebook, food webs, simulation report)."
 
 # pytest exits 5 when it collected no test: that is a failure here too.
 test: venv

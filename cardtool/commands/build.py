@@ -44,4 +44,6 @@ def run(args: argparse.Namespace) -> int:
                            sim_games=args.sim_games, sim_seed=args.seed)
     result = build_deck(Path(args.deck), options, args.out, report=print)
     print(f"{result.out}/index.html: {len(result.outputs)} outputs in {result.seconds:.1f} s")
+    if any(o.path == "sim/report.html" for o in result.outputs):
+        print(f"simulation report: {result.out}/sim/report.html (and report.pdf)")
     return 0
