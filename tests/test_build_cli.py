@@ -44,7 +44,7 @@ def test_build_runs_a_short_simulation(symbiosis_build):
 
 def test_build_says_where_the_simulation_report_is(run_cli, tmp_path):
     code, out, err = run_cli("build", DECKS / "symbiosis", "--out", tmp_path / "b", "--sim-games", "10",
-                             "--dpi", "36", "--duplex", "none")
+                             "--dpi", "72", "--duplex", "none")
     assert code == 0, err
     assert f"simulation report: {tmp_path / 'b'}/sim/report.html" in out
     assert (tmp_path / "b" / "sim" / "report.html").is_file()
