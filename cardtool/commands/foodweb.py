@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import asdict
 from pathlib import Path
 
 import networkx as nx
 
 from cardtool.commands.common import add_deck_argument, deck_from
 from cardtool.errors import UsageError
-from cardtool.games.ecologies.model import HEALTHY_ROLES, EcologiesDeck
-from cardtool.games.ecologies.webs import deck_graph, find_witness, metrics, organisms_in, why_unhealthy
+from cardtool.games.ecologies import web_report
+from cardtool.games.ecologies.model import EcologiesDeck
+from cardtool.games.ecologies.webs import deck_graph
 from cardtool.render.environment import write_atomic
 from cardtool.suggest import did_you_mean
 
@@ -62,36 +62,7 @@ def run(args: argparse.Namespace) -> int:
             write_atomic(path, render_svg(deck, code))
             print(path)
     elif args.format == "json":
-        print(json.dumps({code: _summary(deck, code) for code in codes}, indent=2))
+        print(json.dumps({code: web_report.summary(deck, code) for code in codes}, indent=2))
     else:
-        for code in codes:
-            _print_text(deck, code)
+        print("\n".join(web_report.text(deck, code) for code in codes))
     return 0
-
-
-def _summary(deck: EcologiesDeck, code: str) -> dict:
-    witness = find_witness(deck, code)
-    return {"name": deck.biome(code).name, "metrics": asdict(metrics(deck, code)),
-            "healthy_witness": witness, "why_unhealthy": None if witness else why_unhealthy(deck, code)}
-
-
-def _print_text(deck: EcologiesDeck, code: str) -> None:
-    m = metrics(deck, code)
-    print(f"{code} {deck.biome(code).name}")
-    print(f"  species {m.species}, links {m.links}, links/species {m.links_per_species:.2f}, "
-          f"connectance {m.connectance:.3f}")
-    print(f"  basal {m.basal:.0%}, intermediate {m.intermediate:.0%}, top {m.top:.0%}; "
-          f"longest chain {m.longest_chain} links; omnivores {m.omnivores:.0%}; "
-          f"trophic incoherence {'n/a' if m.incoherence is None else f'{m.incoherence:.2f}'}")
-    witness = find_witness(deck, code)
-    if witness is None:
-        print(f"  cannot be healthy: {why_unhealthy(deck, code)}")
-    else:
-        living = organisms_in(deck, code)
-        print("  a healthy web (top row first):")
-        for role in reversed(HEALTHY_ROLES[:-1]):
-            line = f"    {role:<3} {living[witness[role]].name}"
-            if role == "C1":
-                line += f"   |  SD  {living[witness['SD']].name}"
-            print(line)
-    print()

@@ -8,8 +8,6 @@ index.html.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import time
 from collections.abc import Callable
@@ -98,17 +96,14 @@ def _validate(ctx: Context) -> tuple[list[Output], str]:
 
 
 def _foodweb(ctx: Context) -> tuple[list[Output], str]:
-    from cardtool.commands import foodweb
+    from cardtool.games.ecologies import web_report
     from cardtool.render.foodweb_svg import render_svg
 
     deck = ctx.deck
-    text = io.StringIO()
-    with contextlib.redirect_stdout(text):
-        for code in deck.biome_codes:
-            foodweb._print_text(deck, code)
-    (ctx.folder / "foodweb.txt").write_text(text.getvalue(), encoding="utf-8")
+    (ctx.folder / "foodweb.txt").write_text("\n".join(web_report.text(deck, code) for code in deck.biome_codes),
+                                            encoding="utf-8")
     (ctx.folder / "foodweb.json").write_text(
-        json.dumps({code: foodweb._summary(deck, code) for code in deck.biome_codes}, indent=2), encoding="utf-8")
+        json.dumps({code: web_report.summary(deck, code) for code in deck.biome_codes}, indent=2), encoding="utf-8")
     outputs = [Output("foodweb.txt", "Food-web report"), Output("foodweb.json", "Food-web report (JSON)")]
     (ctx.folder / "foodweb").mkdir()
     for code in deck.biome_codes:
