@@ -17,6 +17,7 @@ health, lasting cards, hand; winning outright counts most). Trade offers it leav
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 
 from cardtool.engine.bots import RandomBot
@@ -38,36 +39,58 @@ DEAD = 0.3  # a card in hand worth less than this is traded away or spent buying
 class Valuer:
     """What a seat's cards and actions are worth to it, from one observation."""
 
-    def __init__(self, game, observation: Observation):
+    def __init__(self, game, observation: Observation, held_values: dict[int, float] | None = None):
+        """`held_values`: values of organism and biome cards already known for this seat's hand and webs
+        (they depend on nothing else), filled in as they are computed."""
         self.game, self.obs, self.table = game, observation, game.table
         self.seat = observation.seat
         self.mine = [eco for eco in observation.ecologies if eco.owner == self.seat]
         self.my_codes = {eco.code for eco in self.mine}
         self.hand = observation.hand
         self.simplified = observation.mode == "simplified"
-        self._cards: dict[int, float] = {}
+        self._cards: dict[int, float] = {}  # factor cards
+        self._held = {} if held_values is None else held_values
         self._scores: list[float] | None = None
         self._hand_values: list[float] | None = None
+        self._hand_biomes: frozenset[str] | None = None
+        self._hand_living: Counter[str] | None = None
 
     @property
     def scores(self) -> list[float]:
         if self._scores is None:
-            self._scores = [self.vp_estimate(s) for s in range(self.obs.players)]
+            self._scores = self.vp_estimates()
         return self._scores
+
+    @property
+    def hand_biomes(self) -> frozenset[str]:
+        """The codes of the biome cards in hand."""
+        if self._hand_biomes is None:
+            table = self.table
+            self._hand_biomes = frozenset(table.code[c] for c in self.hand if table.kind[c] == "biome")
+        return self._hand_biomes
+
+    @property
+    def hand_living(self) -> Counter[str]:
+        """Per biome code, how many organisms in hand live there."""
+        if self._hand_living is None:
+            table = self.table
+            self._hand_living = Counter(code for c in self.hand if table.kind[c] == "organism"
+                                        for code in table.biomes[c])
+        return self._hand_living
 
     # -- positions
 
-    def vp_estimate(self, seat: int) -> float:
+    def vp_estimates(self) -> list[float]:
+        """Every seat's VP, estimated in one pass over the table."""
         table = self.table
         units = table.vp_units
-        total = 0.0
+        totals = [0.0] * self.obs.players
         for eco in self.obs.ecologies:
-            if eco.owner == seat:
-                total += len(eco.cards) if self.simplified else sum(units[c] for c in eco.cards) / table.vp_denominator
+            totals[eco.owner] += (len(eco.cards) if self.simplified
+                                  else sum(units[c] for c in eco.cards) / table.vp_denominator)
         for card, owner in self.obs.table_factors:
-            if owner == seat:
-                total += sum(e.amount for e in table.effects[card] if e.action == "gain_vp")
-        return total
+            totals[owner] += sum(e.amount for e in table.effects[card] if e.action == "gain_vp")
+        return totals
 
     def organism_vp(self, card: int) -> float:
         return 1.0 if self.simplified else self.table.vp_float[card]
@@ -90,9 +113,10 @@ class Valuer:
 
     def card_value(self, card: int) -> float:
         """How useful a card in (or coming into) this seat's hand is."""
-        value = self._cards.get(card)
+        cache = self._held if self.table.kind[card] in ("organism", "biome") else self._cards
+        value = cache.get(card)
         if value is None:
-            value = self._cards[card] = self._card_value(card)
+            value = cache[card] = self._card_value(card)
         return value
 
     def _card_value(self, card: int) -> float:
@@ -101,17 +125,18 @@ class Valuer:
         if kind == "organism":
             vp = self.organism_vp(card)
             living = table.biomes[card]
-            if any(eco.code in living and fits(table, eco.code, eco.cards + (card,)) for eco in self.mine):
-                return 0.3 + 0.9 * vp
+            for eco in self.mine:
+                if eco.code in living and fits(table, eco.code, eco.cards + (card,)):
+                    return 0.3 + 0.9 * vp
             if living & self.my_codes:
                 return 0.15 + 0.5 * vp
-            if any(table.kind[c] == "biome" and table.code[c] in living for c in self.hand):
+            if living & self.hand_biomes:
                 return 0.1 + 0.4 * vp
             return 0.1 * vp
         if kind == "biome":
             if table.code[card] in self.my_codes:
                 return 0.1
-            living = sum(1 for c in self.hand if table.kind[c] == "organism" and table.code[card] in table.biomes[c])
+            living = self.hand_living[table.code[card]]
             return 0.4 + 0.3 * min(living, 4)
         return 0.25 + 0.6 * max(0.0, sum(self.effect_value(e, ongoing=e.trigger != "play")
                                          for e in table.effects[card]))
@@ -216,7 +241,7 @@ class Valuer:
             return self.organism_vp(card) + saved + after - before + 0.2
         if kind == "biome":
             code = table.code[card]
-            living = sum(1 for c in self.hand if table.kind[c] == "organism" and code in table.biomes[c])
+            living = self.hand_living[code]
             if code in self.my_codes:
                 return 0.1 * living - 0.3
             if not living:
@@ -241,9 +266,7 @@ class Valuer:
     def offer_value(self, action: Offer) -> float:
         if not action.want:
             return -1.0
-        given = self._cards.get(action.card)
-        if given is None:
-            given = self.card_value(action.card)
+        given = self.card_value(action.card)
         if given >= DEAD:
             return -1.0
         biomes = self.table.biomes[action.card]
@@ -297,9 +320,21 @@ class GreedyBot:
 
     def __init__(self, game):
         self.game = game
+        self._held_for: tuple | None = None
+        self._held_values: dict[int, float] = {}
+
+    def valuer(self, observation: Observation) -> Valuer:
+        """A Valuer for this observation, sharing card values with the last one while the seat's hand and
+        webs stay the same (a turn's trading asks the same seats again and again)."""
+        seat = observation.seat
+        held_for = (seat, observation.hand,
+                    tuple((eco.code, eco.cards) for eco in observation.ecologies if eco.owner == seat))
+        if held_for != self._held_for:
+            self._held_for, self._held_values = held_for, {}
+        return Valuer(self.game, observation, self._held_values)
 
     def ranked(self, observation: Observation, legal: Sequence, rng: random.Random) -> list[tuple[float, object]]:
-        valuer = Valuer(self.game, observation)
+        valuer = self.valuer(observation)
         scored = [(round(valuer.value(a), 9), rng.random(), a) for a in legal]
         scored.sort(key=lambda item: (-item[0], item[1]))
         return [(value, action) for value, _, action in scored]
@@ -307,7 +342,7 @@ class GreedyBot:
     def choose(self, observation: Observation, legal: Sequence, rng: random.Random):
         if len(legal) == 1:
             return legal[0]
-        valuer = Valuer(self.game, observation)
+        valuer = self.valuer(observation)
         best, choice, ties = None, None, 0
         for action in legal:
             kind = type(action)

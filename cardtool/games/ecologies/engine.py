@@ -55,6 +55,7 @@ class EcologiesGame:
         self.max_rounds = max_rounds or MAX_ROUNDS[mode]
         self.target_vp = TARGET_VP
         self._offers: dict[tuple[int, str], Offer] = {}
+        self._hand_offers: dict[tuple[tuple[int, ...], tuple[str, ...]], tuple[Offer, ...]] = {}
 
     def offer(self, card: int, want: str) -> Offer:
         """The Offer action for a card and a want, made once and shared (legal_actions makes many)."""
@@ -62,6 +63,14 @@ class EcologiesGame:
         if action is None:
             action = self._offers[(card, want)] = Offer(card, want)
         return action
+
+    def offers_of(self, cards: tuple[int, ...], wants: tuple[str, ...]) -> tuple[Offer, ...]:
+        """The Offer actions of these cards, card by card, for each of these wants, made once and shared."""
+        found = self._hand_offers.get((cards, wants))
+        if found is None:
+            found = self._hand_offers[(cards, wants)] = tuple(
+                self.offer(card, want) for card in cards for want in wants)
+        return found
 
     def new_initial_state(self) -> EcologiesState:
         rng = random.Random(self.seed)

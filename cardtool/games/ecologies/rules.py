@@ -87,10 +87,9 @@ def offers(state: EcologiesState, seat: int) -> list[Offer]:
     table = state.game.table
     wants = ("",) + tuple(sorted({e.code for e in state.ecos.values() if e.owner == seat}
                                  | {table.code[c] for c in hand if table.kind[c] == "biome"}))
-    cards = sorted(hand)
+    every = state.game.offers_of(tuple(sorted(hand)), wants)
     made = state.offers
-    offer = state.game.offer
-    return [offer(card, want) for card in cards for want in wants if (card, want) not in made]
+    return [offer for offer in every if (offer.card, offer.want) not in made] if made else list(every)
 
 
 def acceptable(state: EcologiesState, seat: int, want: str) -> list[int]:
@@ -122,7 +121,9 @@ def is_free(state: EcologiesState, seat: int, card: int) -> bool:
 
 def plays(state: EcologiesState, seat: int, *, free_only: bool) -> list[Play]:
     table = state.game.table
-    left = plays_left(state, seat) > 0 and not free_only
+    left = not free_only and plays_left(state, seat) > 0
+    if not left and not state.ongoing(seat, "free_play"):
+        return []  # no play left and nothing to play free
     hand = state.hands[seat]
     own = [eco for eco in state.ecos.values() if eco.owner == seat]
     result = []

@@ -219,6 +219,19 @@ class EcologiesState:
         for card, _ in self.table_factors:
             yield card
 
+    def placed(self) -> Iterator[tuple[int, int, str | None, str | None]]:
+        """Every card on the table with what a filter reads of it there (as matches_on_table does):
+        (card, owner, the role it acts in, the biome of its ecology; None for a factor card)."""
+        for eco in self.ecos.values():
+            owner, code = eco.owner, eco.code
+            yield eco.biome, owner, None, code
+            for card, role in zip(eco.cards, eco.roles):
+                yield card, owner, role, code
+            for card, _ in eco.factors:
+                yield card, owner, None, None
+        for card, owner in self.table_factors:
+            yield card, owner, None, None
+
     def eco_of(self, card: int) -> Eco | None:
         """The ecology an organism is in (None when it is not on the table)."""
         for eco in self.ecos.values():
@@ -333,25 +346,25 @@ class EcologiesState:
 
     def _count_vp(self, seat: int) -> Fraction:
         table = self.game.table
-        units = table.vp_units
-        organisms = 0
-        for eco in self.ecos.values():
-            if eco.owner == seat and eco.cards:
-                organisms += sum(units[c] for c in eco.cards)
-        if self.game.mode == "simplified":
-            total = Fraction(sum(len(e.cards) for e in self.ecos.values() if e.owner == seat))
-        else:
-            total = Fraction(organisms, table.vp_denominator)
+        bonus = 0  # whole VP from the effects in force (amounts are whole numbers)
         for active in self.active():
             effect = active.effect
             if effect.trigger != "ongoing" or seat not in self.beneficiaries(active):
                 continue
             if effect.action == "gain_vp":
-                total += effect.amount
+                bonus += effect.amount
             elif effect.action == "vp_per":
-                total += effect.amount * sum(1 for card in self.cards_on_table()
-                                             if self.matches_on_table(effect.filter, card, active.controller))
-        return total
+                controller, flt = active.controller, effect.filter
+                bonus += effect.amount * sum(
+                    1 for card, owner, acting, code in self.placed()
+                    if matches(table, flt, card, owner_relation="you" if owner == controller else "opponent",
+                               acting=acting, code=code))
+        mine = [eco for eco in self.ecos.values() if eco.owner == seat]
+        if self.game.mode == "simplified":
+            return Fraction(sum(len(eco.cards) for eco in mine) + bonus)
+        units, denominator = table.vp_units, table.vp_denominator
+        organisms = sum(units[c] for eco in mine for c in eco.cards)
+        return Fraction(organisms + bonus * denominator, denominator)
 
     def role_weights(self, seat: int, code: str) -> tuple[int, ...]:
         """VP a seat earns per card acting in each role in an ecology of this biome (vp_per effects with
