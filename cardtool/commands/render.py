@@ -63,8 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                "a backs page after each fronts page", formatter_class=fmt, epilog=EXAMPLES)
     add_deck_argument(cards)
     add_sheet_options(cards)
-    cards.add_argument("--only", metavar="ID,...", help="only these cards (comma-separated ids)")
-    cards.add_argument("--own", action="store_true", help="only the cards this deck defines itself: an expansion's own cards, not its bases'")
+    _add_selection(cards)
     cards.add_argument("--out", metavar="FILE", type=Path, help="the PDF to write (default build/<deck-id>/cards.pdf)")
 
     images = targets.add_parser("images", help="one PNG per card face and back, with bleed, for print-on-demand "
@@ -74,8 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     images.add_argument("--card", default="poker", metavar="SIZE", help="card size, as for 'render cards'")
     images.add_argument("--bleed", default=POD_BLEED, metavar="LENGTH",
                         help=f"bleed around each image (default {POD_BLEED}, what print shops ask for)")
-    images.add_argument("--only", metavar="ID,...", help="only these cards (comma-separated ids)")
-    images.add_argument("--own", action="store_true", help="only the cards this deck defines itself: an expansion's own cards, not its bases'")
+    _add_selection(images)
     images.add_argument("--out", metavar="DIR", type=Path, help="the folder to fill (default build/<deck-id>/images)")
 
     rulebook = targets.add_parser("rulebook", help="the rulebook PDF, generated from the deck's data and its "
@@ -94,6 +92,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     return {"cards": run_cards, "images": run_images, "rulebook": run_rulebook,
             "alignment": run_alignment}[args.target](args)
+
+
+def _add_selection(parser: argparse.ArgumentParser) -> None:
+    """--only and --own: which of the deck's cards to render."""
+    parser.add_argument("--only", metavar="ID,...", help="only these cards (comma-separated ids)")
+    parser.add_argument("--own", action="store_true",
+                        help="only the cards this deck defines itself: an expansion's own cards, not its bases'")
 
 
 def _only(args: argparse.Namespace, deck) -> str | None:
