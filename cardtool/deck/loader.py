@@ -11,6 +11,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from cardtool.deck import compose
+from cardtool.deck.containment import HINT, OUTSIDE, Outside, Roots, check_name, svg_problems
 from cardtool.deck.model import Deck, Manifest
 from cardtool.deck.schema import validate_against
 from cardtool.deck.source import CardEntry, DeckSource, relative
@@ -28,6 +29,7 @@ class LoadResult:
     report: Report
     source: DeckSource | None = None
     deck: Deck | None = None
+    roots: Roots | None = None  # the folders the deck may name files in: its own, then its bases'
 
 
 def manifest_path(deck_path: Path) -> Path:
@@ -58,8 +60,10 @@ def _load(deck_path: Path, *, deep: bool, standalone: bool, chain: tuple[Path, .
     if not report.ok:
         return LoadResult(report, own)
     source = own
+    roots = Roots.of(manifest.root)
     if manifest.extends:
-        base = _load_bases(own, report, chain + (path.resolve(),))
+        base, base_roots = _load_bases(own, report, chain + (path.resolve(),))
+        roots = roots + base_roots
         if not report.ok:
             return LoadResult(report, own)
         if standalone:
@@ -71,15 +75,16 @@ def _load(deck_path: Path, *, deep: bool, standalone: bool, chain: tuple[Path, .
                 return LoadResult(report, source)
     else:
         source.origins = {cid: manifest.id for cid in source.cards}
+    check_art(source, roots, report)
     game.check_source(source, report)
     if not report.ok:
-        return LoadResult(report, source)
+        return LoadResult(report, source, roots=roots)
     deck = replace(game.build(source), origins=MappingProxyType(dict(source.origins)),
                    overrides=tuple(source.overrides), bases=tuple(source.bases), left_out=tuple(source.left_out),
-                   standalone=source.standalone)
+                   standalone=source.standalone, roots=roots.folders)
     if deep:
         game.check_deck(deck, source, report)
-    return LoadResult(report, source, deck)
+    return LoadResult(report, source, deck, roots)
 
 
 def _read_own(path: Path, report: Report) -> DeckSource | None:
@@ -92,6 +97,10 @@ def _read_own(path: Path, report: Report) -> DeckSource | None:
     if not path.is_file():
         report.error("missing-file", f"the deck folder has no {MANIFEST} manifest", location=Location(path),
                      hint="every deck folder starts with a deck.yaml naming its game and card files")
+        return None
+    if not Roots.of(path.parent).contains(path):
+        report.error(OUTSIDE, f"{path.name} is a symbolic link that leads outside the deck folder; it was not read",
+                     location=Location(path), hint=HINT)
         return None
     manifest_doc = load_yaml(path, report)
     if manifest_doc is None:
@@ -113,10 +122,11 @@ def _read_own(path: Path, report: Report) -> DeckSource | None:
     return source
 
 
-def _load_bases(own: DeckSource, report: Report, chain: tuple[Path, ...]) -> DeckSource | None:
-    """The expansion's base decks, each loaded (with its own bases) and merged in order."""
+def _load_bases(own: DeckSource, report: Report, chain: tuple[Path, ...]) -> tuple[DeckSource | None, Roots]:
+    """The expansion's base decks, each loaded (with its own bases) and merged in order, and their roots."""
     manifest, doc = own.manifest, own.manifest_doc
     merged: DeckSource | None = None
+    roots = Roots(())
     for index, ref in enumerate(manifest.extends):
         where = doc.locate(("extends", index))
         folder = compose.resolve_base(ref, manifest, report, where)
@@ -130,6 +140,7 @@ def _load_bases(own: DeckSource, report: Report, chain: tuple[Path, ...]) -> Dec
             continue
         result = _load(base_path, deep=False, standalone=False, chain=chain)
         report.extend(result.report)
+        roots = roots + (result.roots or Roots.of(base_path.parent))
         if not result.report.ok or result.source is None:
             report.error("base-invalid", f"base deck '{ref}' has errors (listed above); fix it first", location=where)
             continue
@@ -139,7 +150,7 @@ def _load_bases(own: DeckSource, report: Report, chain: tuple[Path, ...]) -> Dec
                          location=where)
             continue
         merged = base if merged is None else _merge_bases(merged, base, report)
-    return merged
+    return merged, roots
 
 
 def _merge_bases(first: DeckSource, second: DeckSource, report: Report) -> DeckSource:
@@ -184,36 +195,41 @@ def _manifest(doc: SourceDoc) -> Manifest:
 def _check_rulebook(manifest: Manifest, doc: SourceDoc, report: Report) -> None:
     """Every rulebook section named in the manifest is a file inside the deck folder (a missing one is a
     warning: the cards play and print without it)."""
+    roots = Roots.of(manifest.root)
     for index, (name, path) in enumerate(zip(doc.data.get("rulebook", ()), manifest.rulebook)):
         where = doc.locate(("rulebook", index))
-        if Path(name).is_absolute() or ".." in Path(name).parts:
-            report.error("bad-value", f"rulebook section '{name}' must lie inside the deck folder", location=where)
-        elif not path.is_file():
+        if check_name(roots, name, manifest.root, report, where, "rulebook section") is None:
+            continue
+        if not path.is_file():
             from cardtool.suggest import did_you_mean
 
-            sections = [str(p.relative_to(manifest.root)) for p in manifest.root.rglob("*.md")]
+            sections = [str(p.relative_to(roots.folders[0])) for p in roots.files(manifest.root, (".md",))]
             report.warning("missing-rulebook", f"rulebook section '{name}' not found", location=where,
                            hint=did_you_mean(name, sections) or "cards can be played and printed without it; "
                                                                  "`cardtool render rulebook` needs it")
 
 
 def _card_files(manifest: Manifest, doc: SourceDoc, report: Report):
-    """Each card file with the manifest location naming it; patterns expand in name order."""
+    """Each card file with the manifest location naming it; patterns expand in name order. A file (or a
+    folder a pattern would enter) that leads outside the deck folder is refused before it is opened."""
+    roots = Roots.of(manifest.root)
     seen: set[Path] = set()
     for index, pattern in enumerate(manifest.card_files):
         where = doc.locate(("cards", index))
-        if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
-            report.error("bad-value", f"card file '{pattern}' must lie inside the deck folder", location=where)
+        if check_name(roots, pattern, manifest.root, report, where, "card file") is None:
             continue
         if any(ch in pattern for ch in "*?["):
-            files = sorted(p for p in manifest.root.glob(pattern) if p.is_file())
-            if not files:
+            files, escapes = roots.glob(manifest.root, pattern)
+            for name in escapes:
+                report.error(OUTSIDE, f"'{name}', matched by '{pattern}', is a symbolic link that leads outside "
+                             "the deck folder; it was not read", location=where, hint=HINT)
+            if not files and not escapes:
                 report.error("missing-file", f"no file matches '{pattern}'", location=where)
         else:
             files = [manifest.root / pattern]
             if not files[0].is_file():
                 report.error("missing-file", f"card file '{pattern}' not found", location=where,
-                             hint=_near_file(manifest.root, pattern))
+                             hint=_near_file(roots, pattern))
                 continue
         for file in files:
             if file.resolve() not in seen:
@@ -221,11 +237,35 @@ def _card_files(manifest: Manifest, doc: SourceDoc, report: Report):
                 yield file, where
 
 
-def _near_file(root: Path, pattern: str) -> str | None:
+def _near_file(roots: Roots, pattern: str) -> str | None:
     from cardtool.suggest import did_you_mean
 
-    existing = [str(p.relative_to(root)) for p in root.rglob("*.y*ml") if p.name != MANIFEST]
+    root = roots.folders[0]
+    existing = [str(p.relative_to(root)) for p in roots.files(root, (".yaml", ".yml")) if p.name != MANIFEST]
     return did_you_mean(pattern, existing)
+
+
+def check_art(source: DeckSource, roots: Roots, report: Report) -> None:
+    """Every card's `art` names a file inside the roots (looked up in the deck's folder, then its bases');
+    SVG art must not refer to anything outside them or on the network. A missing file is left to
+    rendering, which needs it."""
+    for entry in source.cards.values():
+        art = entry.data.get("art")
+        if not isinstance(art, str) or not art:
+            continue
+        where = entry.locate("art")
+        try:
+            path = roots.find(art)
+        except Outside as exc:
+            report.error(OUTSIDE, f"field 'art': '{art}' {exc}", location=where, card=entry.id,
+                         path=entry.path + ("art",), hint=HINT)
+            continue
+        if path is not None and path.suffix.lower() == ".svg":
+            for problem in svg_problems(path, roots):
+                report.error(problem.code, f"field 'art': {art}:{problem.line}:{problem.column} {problem.message}",
+                             location=where, card=entry.id, path=entry.path + ("art",),
+                             hint="SVG art must be self-contained: embed pictures as data: URLs or paths "
+                                  "inside the deck folder, and never name the network")
 
 
 def _collect_cards(doc: SourceDoc, default_kind: str, source: DeckSource, report: Report) -> None:

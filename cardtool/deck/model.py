@@ -76,6 +76,8 @@ class Deck:
     bases: tuple[str, ...] = ()  # ids of the base decks this deck was combined with
     left_out: tuple[str, ...] = ()  # base card ids that include/exclude left out
     standalone: bool = False  # an expansion taken alone, without its bases
+    #: The real folders the deck may name files in: its own, then its bases' (deck/containment.py).
+    roots: tuple[Path, ...] = ()
 
     def own_cards(self) -> tuple[Card, ...]:
         """The cards this deck defines itself (all of them for a deck that extends nothing)."""
