@@ -37,7 +37,7 @@ def soak(games: int, search_every: int) -> int:
         mix = ("search", "greedy") if search_every and seed % search_every == 0 else MIXES[seed // len(TABLES) % len(MIXES)]
         deck = decks[seed % len(decks)]
         game = EcologiesGame(deck, players, mode, seed)
-        bots = [BOTS[mix[i % len(mix)]](game) for i in range(players)]
+        bots = [BOTS[mix[i % len(mix)]](game.public(i)) for i in range(players)]
         rngs = [bot_rng(game, seat, bot) for seat, bot in enumerate(bots)]
         state = game.new_initial_state()
         while not state.is_over():

@@ -49,7 +49,7 @@ def engine_rate(plugin, deck, players: int, mode: str, bot: str, seconds: float)
     games, started = 0, time.perf_counter()
     while games == 0 or time.perf_counter() - started < seconds:
         game = plugin.new_game(deck, players, mode, derive_seed(1, games))
-        play(game, [plugin.bots[bot](game) for _ in range(players)], max_turns=DEFAULT_MAX_TURNS)
+        play(game, [plugin.bots[bot](game.public(seat)) for seat in range(players)], max_turns=DEFAULT_MAX_TURNS)
         games += 1
     return games / (time.perf_counter() - started)
 

@@ -33,7 +33,7 @@ def expansion():
 
 
 def bots_for(game, names):
-    return [BOTS[name](game) for name in names]
+    return [BOTS[name](game.public(seat)) for seat, name in enumerate(names)]
 
 
 @pytest.mark.parametrize("mode, names", [(mode, names) for mode, mixes in MIXES.items() for names in mixes])
@@ -69,7 +69,7 @@ def test_bots_decide_from_the_observation_alone(deck):
     seen = state.observation(seat)
     other = game.sample_state(seen, random.Random(99))
     assert other.hands != state.hands or other.deck != state.deck
-    for bot in (GreedyBot(game), SearchBot(game, samples=2)):
+    for bot in (GreedyBot(game.public(seat)), SearchBot(game.public(seat), samples=2)):
         first = bot.choose(seen, state.legal_actions(), random.Random(5))
         second = bot.choose(other.observation(seat), other.legal_actions(), random.Random(5))
         assert first == second

@@ -49,7 +49,7 @@ def _write(name: str) -> None:
         lines.append({"seat": before.current_player + 1, "action": action_json(action),
                       "text": text.turn(before, action, after), "vp": _vp(after.scores())})
 
-    state = play(game, [BOTS[b](game) for b in bots], on_turn=on_turn)
+    state = play(game, [BOTS[b](game.public(seat)) for seat, b in enumerate(bots)], on_turn=on_turn)
     lines.append({"end": state.end_reason, "vp": _vp(state.scores()), "winners": [s + 1 for s in state.winners()]})
     GOLDEN.mkdir(parents=True, exist_ok=True)
     (GOLDEN / f"{name}.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))

@@ -121,7 +121,7 @@ def test_symbiosis_record_agrees_with_the_game(deck):
 
     for seed, (players, mode) in enumerate([(2, "duel"), (3, "standard"), (4, "team")]):
         game = PLUGIN.new_game(deck, players, mode, seed)
-        state = play(game, [PLUGIN.bots["greedy"](game) for _ in range(players)])
+        state = play(game, [PLUGIN.bots["greedy"](game.public(seat)) for seat in range(players)])
         record = PLUGIN.record(game, state)
         assert record.scores == tuple(state.scores()) and record.winners == tuple(state.winners())
         assert record.turns == 7 * players and len(record.curve) == 7 and record.curve[-1] == record.scores

@@ -77,7 +77,7 @@ def test_bots_decide_from_the_observation_only(deck, bot):
         choices = set()
         for deal in range(3):
             world = game.sample_state(state.observation(seat), random.Random(deal))
-            player = PLUGIN.bots[bot](game)
+            player = PLUGIN.bots[bot](game.public(seat))
             choices.add(player.choose(world.observation(seat), world.legal_actions(), random.Random(7)))
         assert len(choices) == 1
 
@@ -87,7 +87,7 @@ def test_greedy_takes_a_card_it_can_see_is_better(deck):
     state = game.new_initial_state()
     table = game.table
     state.river[0] = table.number("winter-frog-8")  # in plain sight, worth more than any face-down card
-    choice = GreedyBot(game).choose(state.observation(0), state.legal_actions(), random.Random(1))
+    choice = GreedyBot(game.public(0)).choose(state.observation(0), state.legal_actions(), random.Random(1))
     assert choice.river == 0
 
 
@@ -95,7 +95,7 @@ def test_greedy_beats_random(deck):
     wins = 0
     for seed in range(40):
         game = SymbiosisGame(deck, 2, "duel", seed=seed)
-        state = play(game, [GreedyBot(game), RandomBot()] if seed % 2 == 0 else [RandomBot(), GreedyBot(game)])
+        state = play(game, [GreedyBot(game.public(0)), RandomBot()] if seed % 2 == 0 else [RandomBot(), GreedyBot(game.public(1))])
         wins += (seed % 2) in state.winners()
     assert wins >= 34
 
@@ -103,7 +103,7 @@ def test_greedy_beats_random(deck):
 def test_search_bot_is_reproducible(deck):
     game, state = _midgame(deck, 2, "duel", 5)
     obs, legal = state.observation(state.current_player), state.legal_actions()
-    bot = SearchBot(game, samples=4)
+    bot = SearchBot(game.public(state.current_player), samples=4)
     assert bot.choose(obs, legal, random.Random(3)) == bot.choose(obs, legal, random.Random(3))
 
 

@@ -62,7 +62,7 @@ def test_invariants_over_many_seeded_games(deck):
     for index in range(320):
         players, mode = TABLES[index % len(TABLES)]
         game = SymbiosisGame(deck, players, mode, seed=index)
-        bots = [PLUGIN.bots["greedy" if index % 3 == 0 else "random"](game) for _ in range(players)]
+        bots = [PLUGIN.bots["greedy" if index % 3 == 0 else "random"](game.public(seat)) for seat in range(players)]
         revealed = []
 
         def check(before, action, after):
@@ -87,6 +87,6 @@ def test_every_mode_runs_to_the_end_with_every_bot(deck, bot, players, mode):
     game = SymbiosisGame(deck, players, mode, seed=99)
     # Search plays seat 1 against greedy players elsewhere (an all-search table takes seconds).
     names = [bot] + ["greedy" if bot == "search" else bot] * (players - 1)
-    state = play(game, [PLUGIN.bots[name](game) for name in names])
+    state = play(game, [PLUGIN.bots[name](game.public(seat)) for seat, name in enumerate(names)])
     assert state.is_over() and len(state.history) == TURNS * players
     assert state.winners() and all(state.up)

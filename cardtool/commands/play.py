@@ -14,7 +14,7 @@ from pathlib import Path
 
 from cardtool import __version__
 from cardtool.commands.common import add_deck_argument, bots_help, deck_from, modes_help
-from cardtool.engine.bots import check_bot_names
+from cardtool.engine.bots import check_bot_names, make_bot
 from cardtool.engine.human import HumanPlayer
 from cardtool.engine.playout import action_json, play
 from cardtool.errors import UsageError
@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
     game = plugin.new_game(deck, players, mode, seed)
     names = [f"P{seat + 1}" for seat in range(players)]
     text = plugin.text(game, names)
-    bots = [HumanPlayer(text.observation, text.action_parts) if name == "human" else plugin.bots[name](game)
-            for name in seats]
+    bots = [HumanPlayer(text.observation, text.action_parts) if name == "human"
+            else make_bot(name, plugin.bots, game, seat) for seat, name in enumerate(seats)]
     out = sys.stdout
     log = _open_log(args.log)
 

@@ -2,13 +2,16 @@
 
 A game is its seed plus its list of actions: the State owns one seeded RNG for every chance event,
 so replaying the same actions from the same seed reproduces it exactly. Bots see only what their seat
-may know (`State.observation`), never another hand or the deck order.
+may know (`State.observation`), never another hand or the deck order: a bot is made from a `Seat` (the
+public facts of the game, no seed, no Game, no State) and search bots deal their own worlds from an
+observation with the game's pure `sample_state(seat, observation, rng)`.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
@@ -58,14 +61,31 @@ class State(Protocol):
 class Game(Protocol):
     """Static facts of one game: deck, seats, mode and seed; makes the initial state."""
 
+@dataclass(frozen=True)
+class Seat:
+    """What a bot is built from: the facts everyone at the table knows before the deal, and its seat.
+
+    Deliberately no seed, no Game and no State: nothing here leads to a face-down card or the deck order,
+    so a bot cannot read them, whatever it tries. A search bot deals its own worlds from an observation
+    with its game's `sample_state(seat, observation, rng)`.
+    """
+
+    deck: Any  # the deck's card definitions, numbered as the engine numbers them (the game's card table)
+    mode: str
+    players: int
+    seat: int  # 0-based, in turn order
+    #: Public rule options the game was set up with, as sorted (name, value) pairs (e.g. a playtest cap).
+    rules: tuple[tuple[str, Any], ...] = ()
+
+
     players: int
     mode: str
     seed: int
 
     def new_initial_state(self) -> State: ...
 
-    def sample_state(self, observation: Any, rng: random.Random) -> State:
-        """A full state consistent with an observation, hidden cards dealt at random (for search bots)."""
+    def public(self, seat: int) -> Seat:
+        """The public facts a seat's bot is built from (never the seed)."""
 
 
 class Bot(Protocol):

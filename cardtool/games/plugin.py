@@ -10,7 +10,7 @@ from typing import Any, Protocol, runtime_checkable
 from cardtool.deck.model import Deck
 from cardtool.deck.source import CardEntry, DeckSource
 from cardtool.engine.bots import BotFactory
-from cardtool.engine.protocol import Action, Game, Score, State
+from cardtool.engine.protocol import Action, Game, Score, Seat, State
 from cardtool.report import Report
 
 
@@ -68,7 +68,7 @@ class PlayableGame(GamePlugin, Protocol):
     """
 
     modes: tuple[str, ...]  # the first is the default
-    bots: Mapping[str, BotFactory]  # name -> factory(game) -> Bot
+    bots: Mapping[str, BotFactory]  # name -> factory(seat: Seat, public facts only) -> Bot
 
     def players_for(self, deck: Deck, mode: str) -> range:
         """The player counts a mode allows with this deck (empty when the deck is too small)."""
@@ -78,6 +78,10 @@ class PlayableGame(GamePlugin, Protocol):
 
     def text(self, game: Game, names: Sequence[str]) -> GameText:
         """The words for one game, with the seats called by names."""
+
+    def sample_state(self, public: Seat, observation: Any, rng) -> State:
+        """A full state consistent with an observation, hidden cards dealt at random with rng: a pure
+        function of public facts and the observation (search bots, and the hidden-information test)."""
 
 
 class ScoredPosition(Protocol):

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from cardtool.engine.bots import make_bots
 from cardtool.engine.playout import play
 from cardtool.errors import UsageError
 from cardtool.sim.config import Setup, simulated_game
@@ -49,7 +50,7 @@ def play_game(setup: Setup, index: int) -> SimRecord:
     seed = setup.game_seed(index)
     names = setup.bots_for(index)
     game = plugin.new_game(setup.deck, setup.players, setup.mode, seed)
-    bots = [plugin.bots[name](game) for name in names]
+    bots = make_bots(names, plugin.bots, game)  # each from its seat's public facts only
     state = play(game, bots, max_turns=setup.max_turns)
     return SimRecord.of(index, seed, names, state.is_over(), plugin.record(game, state))
 

@@ -14,6 +14,7 @@ from cardtool.games.ecologies.effect_rules import check_effects
 from cardtool.games.ecologies import links
 from cardtool.games.ecologies.engine import MODES, EcologiesGame, players_for
 from cardtool.games.ecologies.model import ROLES, EcologiesDeck, Organism
+from cardtool.games.ecologies import observation
 from cardtool.games.ecologies.references import check_references
 from cardtool.games.ecologies.text import EcologiesText
 from cardtool.report import Report
@@ -32,6 +33,7 @@ class EcologiesPlugin:
     card_events = records.CARD_EVENTS
     impact_event = records.IMPACT_EVENT
     choice_event = records.CHOICE_EVENT
+    end_reasons = records.END_REASONS
 
     def check_source(self, source: DeckSource, report: Report) -> None:
         check_references(source, report)
@@ -81,6 +83,9 @@ class EcologiesPlugin:
 
     def text(self, game: EcologiesGame, names: Sequence[str]) -> EcologiesText:
         return EcologiesText(game, names)
+
+    def sample_state(self, public, seen, rng):
+        return observation.sample_state(public, seen, rng)
 
     # -- cardtool simulate (cardtool.games.plugin.RecordsGames)
 

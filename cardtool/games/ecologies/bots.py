@@ -8,10 +8,13 @@ action gains anything. It trades: it offers a card it cannot use for a card of a
 accepts an offer when the card offered is worth more to it than the card it gives.
 
 SearchBot (determinized Monte Carlo) ranks the actions as GreedyBot does, then for each of the best
-few (and ending the phase) deals the hidden cards at random several times (Game.sample_state), plays the
+few (and ending the phase) deals the hidden cards at random several times (observation.sample_state), plays the
 action and lets GreedyBots play on until its own next turn, with the same deal and random numbers for
 every candidate, and keeps the action with the best mean standing against the best opponent (VP, web
 health, lasting cards, hand; winning outright counts most). Trade offers it leaves to GreedyBot.
+
+Both are built from a public `Seat` only (the card table, mode, seats and caps; no seed): the game they
+reason with is `observation.world_game(seat)`, a game of the same rules that never saw the real deal.
 """
 
 from __future__ import annotations
@@ -21,12 +24,13 @@ from collections import Counter
 from collections.abc import Sequence
 
 from cardtool.engine.bots import RandomBot
+from cardtool.engine.protocol import Seat
 from cardtool.games.ecologies.actions import (
     Accept, BuyWith, ChooseCard, ChoosePlayer, Decline, DestroyEcology, Discard, Draw, EndPhase, Move, Offer,
     Play, UseBonus)
 from cardtool.games.ecologies.arrange import arrange, fits, is_healthy
 from cardtool.games.ecologies.model import Effect
-from cardtool.games.ecologies.observation import Observation
+from cardtool.games.ecologies.observation import Observation, sample_state, world_game
 from cardtool.games.ecologies.table import matches
 
 HEALTHY = 3.0  # a healthy ecology, besides its bonus
@@ -318,8 +322,9 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, game):
-        self.game = game
+    def __init__(self, public: Seat):
+        self.public = public
+        self.game = world_game(public)
         self._held_for: tuple | None = None
         self._held_values: dict[int, float] = {}
 
@@ -363,9 +368,10 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, game, samples: int = 4, candidates: int = 3):
-        self.game, self.samples, self.candidates = game, samples, candidates
-        self.greedy = GreedyBot(game)
+    def __init__(self, public: Seat, samples: int = 4, candidates: int = 3):
+        self.public, self.samples, self.candidates = public, samples, candidates
+        self.game = world_game(public)
+        self.greedy = GreedyBot(public)
 
     def choose(self, observation: Observation, legal: Sequence, rng: random.Random):
         if len(legal) == 1:
@@ -382,7 +388,7 @@ class SearchBot:
         seat = observation.seat
         totals = [0.0] * len(shortlist)
         for _ in range(self.samples):
-            world = self.game.sample_state(observation, rng)
+            world = sample_state(self.public, observation, rng)
             seed = rng.getrandbits(32)
             for i, action in enumerate(shortlist):
                 # the same deal and the same random numbers for every candidate: only the action differs
@@ -432,7 +438,7 @@ def outcome(game, state, seat: int) -> float:
 
 #: The bots `cardtool play --bots` knows for Ecologies, by name.
 BOTS = {
-    "random": lambda game: RandomBot(),
+    "random": RandomBot,
     "greedy": GreedyBot,
     "search": SearchBot,
 }

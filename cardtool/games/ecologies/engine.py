@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from cardtool.engine.protocol import Seat
 from cardtool.errors import UsageError
 from cardtool.games.ecologies.actions import Offer
 from cardtool.games.ecologies.model import EcologiesDeck
@@ -83,5 +84,10 @@ class EcologiesGame:
         start_turn(state)
         return state
 
+    def public(self, seat: int) -> Seat:
+        """What a seat's bot may be built from: the card table, mode, seats, caps; never the seed."""
+        return Seat(self.table, self.mode, self.players, seat, (("max_rounds", self.max_rounds),))
+
     def sample_state(self, observation: Observation, rng: random.Random) -> EcologiesState:
-        return sample_state(self, observation, rng)
+        """A world consistent with the observation (see observation.sample_state): for tests."""
+        return sample_state(self.public(observation.seat), observation, rng)

@@ -2,7 +2,9 @@
 
 Trades are made openly (docs/rules/ecologies.md), so a card that changes hands by a trade, a forced
 trade or from the discard pile is known to be in its new hand until it leaves; the discard pile is face
-up. Everything else in the other hands and the deck is hidden, and a search bot deals it at random.
+up. Everything else in the other hands and the deck is hidden, and a search bot deals it at random with
+`sample_state(seat, observation, rng)`: a pure function of the public Seat and the observation, so a
+world it deals never depends on the real game's seed or deck order.
 """
 
 from __future__ import annotations
@@ -10,7 +12,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from cardtool.engine.protocol import Seat
 from cardtool.games.ecologies.state import Eco, EcologiesState
+
+#: World games by public facts: a search bot deals thousands of worlds of one game.
+_WORLDS: dict[tuple, object] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +78,28 @@ def observe(state: EcologiesState, seat: int) -> Observation:
         played=state.played, quiet=state.quiet, stack=tuple(state.stack), over=state.over)
 
 
-def sample_state(game, observation: Observation, rng: random.Random) -> EcologiesState:
-    """A full state showing exactly what the observation shows, the hidden cards dealt at random."""
+def world_game(public: Seat):
+    """A game with the same public facts as the one being played, to hold sampled worlds. Its seed is 0,
+    not the real game's (which a Seat does not carry): what it would deal has nothing to do with the
+    real deal, and a sampled world draws from its own generator anyway."""
+    key = (id(public.deck), public.mode, public.players, public.rules)
+    game = _WORLDS.get(key)
+    if game is None or game.table is not public.deck:
+        from cardtool.games.ecologies.engine import EcologiesGame  # the engine imports this module
+
+        if len(_WORLDS) >= 64:
+            _WORLDS.pop(next(iter(_WORLDS)))
+        game = _WORLDS[key] = EcologiesGame(public.deck, public.players, public.mode, 0, **dict(public.rules))
+    return game
+
+
+def sample_state(public: Seat, observation: Observation, rng: random.Random) -> EcologiesState:
+    """A full state showing exactly what the observation shows, the hidden cards dealt at random.
+
+    Only the observation and `rng` decide it: the unseen cards (deck and other hands' unknown cards) are
+    listed by card number and shuffled with `rng`, then dealt to the hands and the deck.
+    """
+    game = world_game(public)
     hidden = observation.unseen(game.table.size)
     rng.shuffle(hidden)
     hands = []

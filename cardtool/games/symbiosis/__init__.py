@@ -14,6 +14,7 @@ from cardtool.games.symbiosis.engine import SymbiosisGame, SymbiosisState
 from cardtool.games.symbiosis.layout import MODES
 from cardtool.games.symbiosis.model import Animal, Scoring, Season, SymbiosisCard, SymbiosisDeck
 from cardtool.games.symbiosis.position import load_position
+from cardtool.games.symbiosis import observation
 from cardtool.games.symbiosis.table import CardTable
 from cardtool.games.symbiosis.text import PositionReport, SymbiosisText
 from cardtool.report import Report
@@ -34,6 +35,7 @@ class SymbiosisPlugin:
     card_events = records.CARD_EVENTS
     impact_event = records.IMPACT_EVENT
     choice_event = records.CHOICE_EVENT
+    end_reasons = records.END_REASONS
 
     def check_source(self, source: DeckSource, report: Report) -> None:
         seasons = self._defined(source, "seasons", report)
@@ -126,6 +128,9 @@ class SymbiosisPlugin:
 
     def text(self, game: SymbiosisGame, names: Sequence[str]) -> SymbiosisText:
         return SymbiosisText(game, names)
+
+    def sample_state(self, public, seen, rng) -> SymbiosisState:
+        return observation.sample_state(public, seen, rng)
 
     # -- cardtool simulate (cardtool.games.plugin.RecordsGames)
 

@@ -1,6 +1,6 @@
 """Symbiosis bots: GreedyBot (best expected score it can see) and SearchBot (determinized Monte Carlo).
 
-Both decide from an Observation only: face-down cards, the owner's included, are unknown to them and
+Both are built from a public Seat (card table, mode, seats; no seed) and decide from an Observation only: face-down cards, the owner's included, are unknown to them and
 valued by expectation over the cards they have not seen (deck minus every face-up card).
 
 GreedyBot's arithmetic: every pond card scores `const + weights . E`, where E is the expected feature
@@ -17,7 +17,9 @@ import random
 from collections.abc import Sequence
 
 from cardtool.engine.bots import RandomBot
+from cardtool.engine.protocol import Seat
 from cardtool.games.symbiosis.engine import Observation, SymbiosisGame, SymbiosisState, Swap
+from cardtool.games.symbiosis.observation import sample_state, world_game
 from cardtool.games.symbiosis.layout import COLUMN_OF_SLOT, LEFT, MIDDLE, RIGHT, RIVER
 from cardtool.games.symbiosis.scoring import column_targets
 from cardtool.games.symbiosis.table import FIXED
@@ -215,8 +217,8 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, game: SymbiosisGame):
-        self.game = game
+    def __init__(self, public: Seat):
+        self.game = world_game(public)  # the rules of this game, without its seed
 
     def ranked(self, observation: Observation, legal: Sequence[Swap], rng: random.Random) -> list[tuple[float, Swap]]:
         """(expected gain, action) for each (River slot, pond slot), best first, with a random flip."""
@@ -268,9 +270,9 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, game: SymbiosisGame, samples: int = 12, candidates: int = 4):
-        self.game, self.samples, self.candidates = game, samples, candidates
-        self.greedy = GreedyBot(game)
+    def __init__(self, public: Seat, samples: int = 12, candidates: int = 4):
+        self.public, self.samples, self.candidates = public, samples, candidates
+        self.greedy = GreedyBot(public)
 
     def choose(self, observation: Observation, legal: Sequence[Swap], rng: random.Random) -> Swap:
         ranked = self.greedy.ranked(observation, legal, rng)[: self.candidates]
@@ -279,7 +281,7 @@ class SearchBot:
         seat = observation.seat
         totals = [0.0] * len(ranked)
         for _ in range(self.samples):
-            world = self.game.sample_state(observation, rng)
+            world = sample_state(self.public, observation, rng)
             for i, (_, action) in enumerate(ranked):
                 state = world.clone()
                 state.apply(action)
@@ -305,7 +307,7 @@ def _outcome(state: SymbiosisState, seat: int) -> float:
 
 #: The bots `cardtool play --bots` knows for Symbiosis, by name.
 BOTS = {
-    "random": lambda game: RandomBot(),
+    "random": RandomBot,
     "greedy": GreedyBot,
     "search": SearchBot,
 }

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from cardtool.engine.protocol import Seat
 from cardtool.errors import UsageError
 from cardtool.games.symbiosis import scoring
 from cardtool.games.symbiosis.layout import MODES, POND, SLOT_NAMES, START_FACE_UP, TURNS, Mode
@@ -85,27 +86,21 @@ class SymbiosisGame:
         return SymbiosisState(self, cards[:dealt], up, cards[dealt:dealt + self.river_size], river_up,
                               tuple(cards[dealt + self.river_size:]), 0, [])
 
+    def public(self, seat: int) -> Seat:
+        """What a seat's bot may be built from: the card table, mode and seats; never the seed."""
+        return Seat(self.table, self.mode, self.players, seat)
+
     def sample_state(self, observation: Observation, rng: random.Random) -> "SymbiosisState":
-        """A full state showing what the observation shows, every face-down card dealt at random."""
-        unseen = self.unseen(observation)
-        rng.shuffle(unseen)
-        ponds = list(observation.ponds)
-        river = list(observation.river)
-        for zone in (ponds, river):
-            for slot, card in enumerate(zone):
-                if card is None:
-                    zone[slot] = unseen.pop()
-        return SymbiosisState(self, ponds, tuple(c is not None for c in observation.ponds), river,
-                              tuple(c is not None for c in observation.river), tuple(unseen),
-                              observation.turn, [])
+        """A world consistent with the observation (observation.sample_state, from public facts only)."""
+        from cardtool.games.symbiosis.observation import sample_state
+
+        return sample_state(self.public(observation.seat), observation, rng)
 
     def unseen(self, observation: Observation) -> list[int]:
         """Card numbers, one per copy, of every card the observation does not show (face down or boxed)."""
-        left = list(self.table.copies)
-        for card in observation.ponds + observation.river:
-            if card is not None:
-                left[card] -= 1
-        return [number for number, count in enumerate(left) for _ in range(count)]
+        from cardtool.games.symbiosis.observation import unseen
+
+        return unseen(self.table, observation)
 
 
 @lru_cache(maxsize=None)
