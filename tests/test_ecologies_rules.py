@@ -101,12 +101,37 @@ def test_an_offer_goes_to_the_table_and_the_first_seat_to_accept_trades(deck):
     assert state.current_player == 0 and state.phase == "trade"
 
 
-def test_an_offer_asks_only_the_seats_holding_a_card_of_the_biome_wanted(deck):
+def test_an_offer_is_put_to_every_opponent_and_one_without_a_card_of_the_biome_can_only_decline(deck):
     state = position(EcologiesGame(deck, 3, seed=1), phase="trade", ecologies=[(0, "cave", [])],
                      hands={0: ["toyon"], 1: ["chamise"], 2: ["cave-spider", "mule-deer"]})
     do(state, Offer(num(state, "toyon"), "CAV"))
+    assert state.current_player == 1 and state.legal_actions() == [Decline()]
+    do(state, Decline())
     assert state.current_player == 2
     assert set(state.legal_actions()) == {Accept(num(state, "cave-spider")), Decline()}
+
+
+def test_who_is_asked_an_offer_says_nothing_about_the_hands(deck):
+    """The offer frame (in every observation) and the log are the same whoever holds the wanted biome."""
+    def after_offer(hands):
+        state = position(EcologiesGame(deck, 4, seed=1), phase="trade", ecologies=[(0, "cave", [])], hands=hands)
+        do(state, Offer(num(state, "toyon"), "CAV"))
+        return state
+
+    holders = after_offer({0: ["toyon"], 1: ["chamise"], 2: ["cave-spider"], 3: ["mule-deer"]})
+    nobody = after_offer({0: ["toyon"], 1: ["chamise"], 2: ["coyote"], 3: ["mule-deer"]})
+    assert holders.stack[-1] == nobody.stack[-1]
+    assert holders.stack[-1][1] == 1 and holders.stack[-1][5] == (2, 3)  # every opponent, from the left
+    assert holders.events[-1] == nobody.events[-1]
+    assert holders.observation(3).stack == nobody.observation(3).stack
+
+
+def test_an_offer_is_answered_in_public_declines_included(deck):
+    state = position(EcologiesGame(deck, 3, seed=1), phase="trade", ecologies=[(0, "cave", [])],
+                     hands={0: ["toyon"], 1: ["chamise"], 2: ["coyote"]})
+    do(state, Offer(num(state, "toyon"), "CAV"), Decline(), Decline())
+    kinds = [(kind, seat) for _, kind, seat, _, _ in state.events[-4:]]
+    assert kinds == [("offer", 0), ("decline", 1), ("decline", 2), ("no_taker", 0)]
 
 
 def test_an_offer_nobody_takes_lapses(deck):
@@ -116,11 +141,12 @@ def test_an_offer_nobody_takes_lapses(deck):
     assert state.events[-1][1] == "no_taker"
 
 
-def test_an_offer_may_want_a_biome_of_the_offerers_ecologies_or_biome_cards(deck):
+def test_an_offer_may_want_any_card_or_a_card_of_any_biome_of_the_deck(deck):
+    """What a player asks for is table talk: the choice of wants does not depend on the hand."""
     state = position(EcologiesGame(deck, 2, seed=1), phase="trade", ecologies=[(0, "cave", [])],
                      hands={0: ["toyon", "urban"], 1: ["chamise"]})
     wants = {a.want for a in state.legal_actions() if isinstance(a, Offer)}
-    assert wants == {"", "CAV", "URB"}
+    assert wants == {"", "CAV", "URB", "VER", "MAN", "RIP", "CHA", "SWA"}
 
 
 def test_at_most_three_offers_a_turn_and_never_the_same_offer_twice(deck):

@@ -268,7 +268,7 @@ class Valuer:
         return after - before - 0.1
 
     def offer_value(self, action: Offer) -> float:
-        if not action.want:
+        if not self.wants(action.want):
             return -1.0
         given = self.card_value(action.card)
         if given >= DEAD:
@@ -277,6 +277,10 @@ class Valuer:
         helped = [eco.owner for eco in self.obs.ecologies if eco.owner != self.seat and eco.code in biomes]
         helps = 0.4 * max((self.leader_weight(s) for s in helped), default=0.0)
         return 0.6 - given - helps
+
+    def wants(self, code: str) -> bool:
+        """Whether a card of this biome is worth asking for: one it builds or holds a biome card of."""
+        return bool(code) and (code in self.my_codes or code in self.hand_biomes)
 
     def accept_value(self, action: Accept) -> float:
         frame = self.obs.stack[-1]
@@ -351,7 +355,7 @@ class GreedyBot:
         best, choice, ties = None, None, 0
         for action in legal:
             kind = type(action)
-            if kind is Offer and (not action.want or valuer.card_value(action.card) >= DEAD):
+            if kind is Offer and (not valuer.wants(action.want) or valuer.card_value(action.card) >= DEAD):
                 continue  # never offered: worth -1, below ending the phase
             value = THRESHOLD if kind is EndPhase else valuer.value(action)
             if best is None or value > best + 1e-9:

@@ -1,12 +1,14 @@
 """The turn of Ecologies: what may be done now (`legal_actions`, a pure query), and the numbers of a turn.
 
-Multiplayer and simplified turn: draw 2 -> trade (offers to the table, answered in turn order) -> play up to 2
+Multiplayer and simplified turn: draw 2 -> trade (offers to every opponent, answered in turn order) -> play up to 2
 -> purchase (4 cards from hand buy 1; an own ecology buys 1 per 3 of its cards) -> next seat. Single
 player: draw 4 -> discard 3 -> play up to 2 -> purchase. turns.py applies the actions. Every decision
 where docs/rules/ecologies.md says the rulebook is silent is taken here, in turns.py or in effects.py.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from cardtool.games.ecologies import effects
 from cardtool.games.ecologies.actions import (
@@ -79,17 +81,25 @@ def choice_options(state: EcologiesState, frame: tuple) -> list:
 
 
 def offers(state: EcologiesState, seat: int) -> list[Offer]:
-    """Offers of one card from hand to the table, for any card or one of a biome the offerer has an
-    ecology or a biome card of; at most OFFERS_PER_TURN a turn, never the same offer twice."""
+    """Offers of one card from hand to the table, for any card or for a card of any biome of the deck
+    (what a player may ask for says nothing about their hand: it is table talk); at most
+    OFFERS_PER_TURN a turn, never the same offer twice."""
     hand = state.hands[seat]
     if len(state.offers) >= OFFERS_PER_TURN or not hand or state.game.mode == "single":
         return []
-    table = state.game.table
-    wants = ("",) + tuple(sorted({e.code for e in state.ecos.values() if e.owner == seat}
-                                 | {table.code[c] for c in hand if table.kind[c] == "biome"}))
-    every = state.game.offers_of(tuple(sorted(hand)), wants)
+    every = state.game.offers_of(tuple(sorted(hand)), want_codes(state.game.table))
     made = state.offers
     return [offer for offer in every if (offer.card, offer.want) not in made] if made else list(every)
+
+
+def want_codes(table) -> tuple[str, ...]:
+    """What an offer may ask for: any card (""), or a card of one of the deck's biomes."""
+    return _wants(table.code)
+
+
+@lru_cache(maxsize=32)
+def _wants(codes: tuple[str, ...]) -> tuple[str, ...]:
+    return ("",) + tuple(sorted({code for code in codes if code}))
 
 
 def acceptable(state: EcologiesState, seat: int, want: str) -> list[int]:
@@ -99,10 +109,11 @@ def acceptable(state: EcologiesState, seat: int, want: str) -> list[int]:
 
 
 def responders(state: EcologiesState, offerer: int, want: str) -> tuple[int, ...]:
-    """The seats asked, in turn order from the offerer's left: those holding a card they could give."""
+    """The seats asked: every opponent, in turn order from the offerer's left. Each answers in public,
+    accepting with a card of the wanted biome or declining (a seat without one can only decline), so
+    who is asked says nothing about anyone's hand."""
     players = state.game.players
-    seats = ((offerer + k) % players for k in range(1, players))
-    return tuple(s for s in seats if acceptable(state, s, want))
+    return tuple((offerer + k) % players for k in range(1, players))
 
 
 def plays_left(state: EcologiesState, seat: int) -> int:
