@@ -86,14 +86,15 @@ def test_a_new_build_keeps_what_other_commands_wrote_beside_it(tmp_path):
     from cardtool.render.output import staged_dir
 
     out = tmp_path / "deck"
-    (out / "sim").mkdir(parents=True)
-    (out / "sim" / "games.jsonl").write_text("{}\n")
-    (out / "cards.pdf").write_text("old")
-    with staged_dir(out, keep_others=True) as stage:
+    with staged_dir(out) as stage:
+        (stage / "cards.pdf").write_text("old")
+    with staged_dir(out / "sim") as stage:  # as `cardtool simulate` writes build/<deck>/sim
+        (stage / "games.jsonl").write_text("{}\n")
+    with staged_dir(out) as stage:
         (stage / "cards.pdf").write_text("new")
     assert (out / "cards.pdf").read_text() == "new" and (out / "sim" / "games.jsonl").is_file()
     with pytest.raises(RuntimeError):
-        with staged_dir(out, keep_others=True) as stage:
+        with staged_dir(out) as stage:
             (stage / "cards.pdf").write_text("broken")
             raise RuntimeError("a step failed")
     assert (out / "cards.pdf").read_text() == "new"

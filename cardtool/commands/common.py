@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 
 from cardtool.deck.loader import load_deck
 from cardtool.deck.model import Deck
@@ -12,6 +14,13 @@ def add_deck_argument(parser: argparse.ArgumentParser, help: str = "deck folder 
     parser.add_argument("deck", metavar="DECK", help=help)
     parser.add_argument("--standalone", action="store_true",
                         help="for an expansion: use its own cards alone, without its base decks")
+
+
+def file_path(text: str) -> Path:
+    """An argparse type for an output file: a name ending in a slash names a folder, not a file."""
+    if text.endswith(("/", os.sep)) or text in ("", ".", ".."):
+        raise argparse.ArgumentTypeError(f"'{text}' names a folder, and a file is wanted here: give a file name")
+    return Path(text)
 
 
 def deck_from(args: argparse.Namespace) -> Deck:

@@ -15,6 +15,7 @@ from cardtool.commands.simulate import (EXIT_INTERRUPTED, add_simulation_argumen
                                         make_out_dir, seed_of, setup_from, simulate)
 from cardtool.deck.loader import load_deck
 from cardtool.errors import UsageError
+from cardtool.render.output import staged_dir
 from cardtool.sim.analysis import Spec, analyse
 from cardtool.sim.compare import compare
 from cardtool.sim.config import config_json, simulated_game
@@ -52,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"the decks default to different tables ({setup_a.players} players in A, "
                          f"{setup_b.players} in B): give --players and --mode")
     check_runner(args)
-    out = make_out_dir(args.out or Path("build") / "compare" / _pair_name(args, deck_a, deck_b))
+    reads = (Path(args.deck), Path(args.deck_b))
+    out = make_out_dir(args.out or Path("build") / "compare" / _pair_name(args, deck_a, deck_b), reads)
     config_a, config_b = config_json(setup_a, args.deck), config_json(setup_b, args.deck_b)
 
     result_a = simulate(setup_a, args, f"A {deck_a.manifest.id}")
@@ -64,8 +66,9 @@ def run(args: argparse.Namespace) -> int:
     analysis_a = analyse(result_a.records, Spec.of(plugin, deck_a))
     analysis_b = analyse(result_b.records, Spec.of(plugin, deck_b))
     comparison = compare(result_a.records, result_b.records, analysis_a, analysis_b)
-    write_outputs(out, comparison_files(result_a.records, result_b.records, comparison, config_a, config_b,
-                                        run_json(result_a), run_json(result_b)))
+    with staged_dir(out, reads) as stage:
+        write_outputs(stage, comparison_files(result_a.records, result_b.records, comparison, config_a, config_b,
+                                              run_json(result_a), run_json(result_b)))
 
     significant = [row for row in comparison.metrics + comparison.cards if row.difference.significant]
     print(f"{comparison.games} pairs of games compared: {len(significant)} significant difference(s).")

@@ -13,7 +13,7 @@ from cardtool.errors import UsageError
 from cardtool.games.ecologies import web_report
 from cardtool.games.ecologies.model import EcologiesDeck
 from cardtool.games.ecologies.webs import deck_graph
-from cardtool.render.environment import write_atomic
+from cardtool.render.output import staged_dir
 from cardtool.suggest import did_you_mean
 
 NAME = "foodweb"
@@ -47,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"the deck has no biome {args.biome}" + (f"; {hint}" if hint else "")
                              + f" (biomes: {', '.join(codes)})")
         codes = [args.biome]
+    if args.out is not None and args.format != "svg":
+        raise UsageError("--out is for --format svg; the other formats print to the terminal")
     if args.format == "graphml":
         graph = deck_graph(deck, args.biome)
         for node, data in graph.nodes(data=True):
@@ -57,10 +59,11 @@ def run(args: argparse.Namespace) -> int:
         from cardtool.render.foodweb_svg import render_svg
 
         out = args.out or Path("build") / deck.manifest.id / "foodweb"
+        with staged_dir(out, reads=(Path(args.deck),)) as stage:
+            for code in codes:
+                (stage / f"{code}.svg").write_text(render_svg(deck, code), encoding="utf-8")
         for code in codes:
-            path = out / f"{code}.svg"
-            write_atomic(path, render_svg(deck, code))
-            print(path)
+            print(out / f"{code}.svg")
     elif args.format == "json":
         print(json.dumps({code: web_report.summary(deck, code) for code in codes}, indent=2))
     else:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from cardtool.deck.scaffold import new_deck, new_expansion
 from cardtool.errors import UsageError
+from cardtool.render.output import deck_folder_around
 
 NAME = "new"
 HELP = "create a new deck or expansion folder, valid and commented, to start designing from"
@@ -28,6 +29,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.dir.exists() and not args.dir.is_dir():
+        raise UsageError(f"--dir {args.dir} is a file; give the folder to create the deck in")
+    around = deck_folder_around(args.dir)
+    if around is not None:
+        raise UsageError(f"--dir {args.dir} is inside the deck folder {around}; a new deck goes beside it, "
+                         "not inside it")
     if args.what == "deck":
         if not args.game:
             raise UsageError("a new deck needs --game ecologies or --game symbiosis")

@@ -13,13 +13,14 @@ import sys
 from pathlib import Path
 
 from cardtool import __version__
-from cardtool.commands.common import add_deck_argument, bots_help, deck_from, modes_help
+from cardtool.commands.common import add_deck_argument, bots_help, deck_from, file_path, modes_help
 from cardtool.engine.bots import check_bot_names, make_bot
 from cardtool.engine.human import HumanPlayer
 from cardtool.engine.playout import action_json, play
 from cardtool.errors import UsageError
 from cardtool.games import GAMES
 from cardtool.games.plugin import PlayableGame
+from cardtool.render.output import check_out_file
 from cardtool.suggest import did_you_mean
 
 NAME = "play"
@@ -47,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a person plays this seat (1 is the first to play), choosing from numbered "
                              "options on stdin; may be given more than once")
     parser.add_argument("--seed", type=int, help="the game's seed (default: a random one, printed)")
-    parser.add_argument("--log", type=Path, metavar="FILE.jsonl",
+    parser.add_argument("--log", type=file_path, metavar="FILE.jsonl",
                         help="also write the game as JSON lines: the setup, each turn, the result")
     parser.add_argument("--quiet", action="store_true", help="print only the final breakdown, not every turn")
 
@@ -161,6 +162,7 @@ def _seat_bots(plugin: PlayableGame, spec: str, players: int, humans: set[int]) 
 def _open_log(path: Path | None):
     if path is None:
         return None
+    check_out_file(path, "log", flag="--log")  # never a folder, a deck's file, or another kind of file
     try:
         return path.open("w", encoding="utf-8")
     except OSError as exc:

@@ -6,9 +6,9 @@ import argparse
 import time
 from pathlib import Path
 
-from cardtool.commands.common import add_deck_argument, deck_from
+from cardtool.commands.common import add_deck_argument, deck_from, file_path
 from cardtool.errors import UsageError
-from cardtool.render.environment import write_atomic
+from cardtool.render.output import check_out_file, check_out_folder, write_file
 from cardtool.render.sheets import (DUPLEX_MODES, PAPERS, SheetSpec, parse_card_size, parse_length, parse_offset,
                                     parse_paper)
 
@@ -64,7 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_deck_argument(cards)
     add_sheet_options(cards)
     _add_selection(cards)
-    cards.add_argument("--out", metavar="FILE", type=Path, help="the PDF to write (default build/<deck-id>/cards.pdf)")
+    cards.add_argument("--out", metavar="FILE", type=file_path, help="the PDF to write (default build/<deck-id>/cards.pdf)")
 
     images = targets.add_parser("images", help="one PNG per card face and back, with bleed, for print-on-demand "
                                 "shops, and a contact sheet", formatter_class=fmt, epilog=EXAMPLES)
@@ -80,13 +80,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                   "Markdown sections", formatter_class=fmt, epilog=EXAMPLES)
     add_deck_argument(rulebook)
     rulebook.add_argument("--paper", default="a4", metavar="PAPER", help="a4 or letter (default a4)")
-    rulebook.add_argument("--out", metavar="FILE", type=Path,
+    rulebook.add_argument("--out", metavar="FILE", type=file_path,
                           help="the PDF to write (default build/<deck-id>/rulebook.pdf)")
 
     alignment = targets.add_parser("alignment", help="a two-sided test sheet to measure the --back-offset your "
                                    "printer needs", formatter_class=fmt, epilog=EXAMPLES)
     add_sheet_options(alignment)
-    alignment.add_argument("--out", metavar="FILE", type=Path, help="the PDF to write (default build/alignment.pdf)")
+    alignment.add_argument("--out", metavar="FILE", type=file_path, help="the PDF to write (default build/alignment.pdf)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -119,11 +119,12 @@ def run_cards(args: argparse.Namespace) -> int:
 
     spec = sheet_spec(args)
     deck = deck_from(args)
+    out = args.out or _default(deck, "cards.pdf")
+    check_out_file(out, "pdf")  # before the work, so a wrong --out fails at once
     started = time.perf_counter()
     deck_print = DeckPrint(deck, spec.card, spec.bleed, _only(args, deck))
     sheet, pdf = deck_print.sheets(spec)
-    out = args.out or _default(deck, "cards.pdf")
-    write_atomic(out, pdf)
+    write_file(out, pdf, "pdf")
     copies = sum(card.count for card in deck_print.cards)
     pages = sheet.pages(copies)
     backs = f", each followed by its backs page ({spec.duplex}-edge flip)" if spec.duplex != "none" else ", no backs"
@@ -140,6 +141,7 @@ def run_images(args: argparse.Namespace) -> int:
     deck = deck_from(args)
     started = time.perf_counter()
     out = args.out or _default(deck, "images")
+    check_out_folder(out, reads=(Path(args.deck),))
     images = card_images(deck, card, bleed, args.dpi, _only(args, deck), out)
     first = images[0]
     print(f"{out}/: {len(images)} PNG images of {first.width} x {first.height} px ({card.label} with "
@@ -153,10 +155,11 @@ def run_rulebook(args: argparse.Namespace) -> int:
 
     paper = parse_paper(args.paper)
     deck = deck_from(args)
+    out = args.out or _default(deck, "rulebook.pdf")
+    check_out_file(out, "pdf")
     started = time.perf_counter()
     pdf, pages = rulebook_pdf(deck, paper)
-    out = args.out or _default(deck, "rulebook.pdf")
-    write_atomic(out, pdf)
+    write_file(out, pdf, "pdf")
     print(f"{out}: {pages} pages ({time.perf_counter() - started:.1f} s)")
     return 0
 
@@ -167,7 +170,7 @@ def run_alignment(args: argparse.Namespace) -> int:
     spec = sheet_spec(args)
     sheet, pdf = alignment_pdf(spec)
     out = args.out or Path("build") / "alignment.pdf"
-    write_atomic(out, pdf)
+    write_file(out, pdf, "pdf")
     print(f"{out}: a fronts page and its backs page; {sheet.describe()}")
     print("Print both pages on one sheet, two-sided, at 100% scale; hold it to a light and read the scales "
           "on the back; pass what they show as --back-offset X,Y.")

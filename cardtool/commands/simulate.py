@@ -13,6 +13,7 @@ from pathlib import Path
 
 from cardtool.commands.common import add_deck_argument, bots_help, deck_from, modes_help
 from cardtool.errors import UsageError
+from cardtool.render.output import check_out_folder, staged_dir
 from cardtool.sim.analysis import Spec, analyse
 from cardtool.sim.config import DEFAULT_MAX_TURNS, Setup, config_json, prepare, simulated_game
 from cardtool.sim.report import run_json, simulation_files, write_outputs
@@ -91,7 +92,9 @@ def simulate(setup: Setup, args: argparse.Namespace, label: str) -> RunResult:
         return run_games(setup, args.jobs, tick, args.scheduler)
 
 
-def make_out_dir(out: Path) -> Path:
+def make_out_dir(out: Path, reads: tuple[Path, ...]) -> Path:
+    """The output folder, checked (see render.output) and made before any game is played."""
+    check_out_folder(out, reads)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -104,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     seed = seed_of(args)
     setup = setup_from(args, deck, seed)
     check_runner(args)
-    out = make_out_dir(args.out or Path("build") / deck.manifest.id / "sim")
+    out = make_out_dir(args.out or Path("build") / deck.manifest.id / "sim", (Path(args.deck),))
     config = config_json(setup, args.deck)
 
     result = simulate(setup, args, deck.manifest.id)
@@ -113,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     plugin = simulated_game(deck)
     analysis = analyse(result.records, Spec.of(plugin, deck))
-    write_outputs(out, simulation_files(result.records, analysis, config, run_json(result)))
+    with staged_dir(out, (Path(args.deck),)) as stage:
+        write_outputs(stage, simulation_files(result.records, analysis, config, run_json(result)))
 
     a = analysis
     print(f"{len(result.records)} games in {result.seconds:.1f} s ({result.games_per_second:,.0f} games/s): "

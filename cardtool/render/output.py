@@ -1,51 +1,267 @@
-"""Writing outputs so that a failure leaves the previous ones whole: folders are built beside their
-destination and swapped in only when complete (files use environment.write_atomic)."""
+"""Writing outputs without ever destroying what cardtool did not make.
+
+Every output folder holds a manifest, `.cardtool-manifest.json`, listing the files cardtool wrote there.
+A run into an existing folder replaces and removes only files some manifest lists; everything else is
+left as it is. A folder holding other files and no manifest, a deck folder (or a folder inside one, or
+one holding the deck being read), and an output of the wrong kind (a folder where a file is wanted, and
+the reverse) are refused with a UsageError before any work. A run is filled into a hidden staging
+folder and moved in only when complete, so a failure leaves the previous outputs whole.
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from cardtool.errors import UsageError
 
+MANIFEST = ".cardtool-manifest.json"
+HIDDEN = ".cardtool-"  # the manifest and staging folders: never anybody else's
+STAGE = ".cardtool-new-"
+#: How the start of a file a command writes looks, so that an existing file of another kind is not replaced.
+KINDS = {"pdf": ("a PDF", (b"%PDF-",)), "svg": ("an SVG picture", (b"<svg", b"<?xml")),
+         "log": ("a cardtool game log", (b'{"event": "start"',))}
+
+
+def deck_folder_around(path: Path) -> Path | None:
+    """The deck folder (one with a deck.yaml) that `path` is or lies inside, if any."""
+    for folder in (Path(path).resolve(), *Path(path).resolve().parents):
+        if (folder / "deck.yaml").is_file():
+            return folder
+    return None
+
+
+def _deck_folders(reads: Iterable[Path]) -> list[Path]:
+    folders = []
+    for deck in reads:
+        deck = Path(deck).resolve()
+        folders.append(deck.parent if deck.is_file() else deck)
+    return folders
+
+
+def _check_not_deck(out: Path, reads: Iterable[Path], flag: str) -> None:
+    """Refuse a deck folder, a folder inside one, and (for a folder output) one around a deck being read."""
+    deck = deck_folder_around(out)
+    if deck is not None:
+        where = "is the deck folder" if deck == out.resolve() else f"lies inside the deck folder {deck}"
+        raise UsageError(f"{flag} {out} {where}: cardtool never writes into a deck folder; "
+                         "give an output outside it")
+    for folder in _deck_folders(reads):
+        if folder.is_relative_to(out.resolve()):
+            raise UsageError(f"{flag} {out} holds the deck {folder} that this command reads; "
+                             "give an output beside it, not around it")
+
+
+def _manifest_files(folder: Path) -> set[str] | None:
+    """The files the folder's manifest lists (relative, checked to stay inside), or None without one."""
+    path = folder / MANIFEST
+    if not path.is_file():
+        return None
+    try:
+        files = json.loads(path.read_text(encoding="utf-8")).get("files", [])
+    except (OSError, ValueError, AttributeError):
+        raise UsageError(f"{path} is damaged; remove it if {folder} holds only cardtool's outputs") from None
+    return {name for name in files if isinstance(name, str) and _safe(name)}
+
+
+def _safe(name: str) -> bool:
+    """A manifest entry may only name a file below its folder: relative, without '..' or hidden parts."""
+    parts = PurePosixPath(name).parts
+    return bool(parts) and not PurePosixPath(name).is_absolute() and ".." not in parts and "\\" not in name \
+        and not parts[0].startswith(HIDDEN)
+
+
+def _listed_by_parents(folder: Path) -> set[str] | None:
+    """Files below `folder` that the manifests of its enclosing output folders list (build/<deck>/sim)."""
+    found, prefix, current = None, PurePosixPath(), folder
+    while current.parent != current:
+        prefix, current = PurePosixPath(current.name) / prefix, current.parent
+        files = _manifest_files(current)
+        if files is None:
+            return found or None
+        inside = {str(PurePosixPath(f).relative_to(prefix)) for f in files if PurePosixPath(f).is_relative_to(prefix)
+                  and PurePosixPath(f) != prefix}
+        found = (found or set()) | inside
+    return found or None
+
+
+def _nested_manifests(folder: Path) -> dict[str, set[str]]:
+    """Subfolder (relative) -> files its own manifest lists (relative to the subfolder)."""
+    nested = {}
+    for root, dirs, _ in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(HIDDEN)]  # os.walk does not follow symlinked folders
+        if Path(root) != folder:
+            files = _manifest_files(Path(root))
+            if files is not None:
+                nested[Path(root).relative_to(folder).as_posix()] = files
+    return nested
+
+
+def _visible(folder: Path) -> list[Path]:
+    return [entry for entry in folder.iterdir() if not entry.name.startswith(HIDDEN)]
+
+
+def check_out_folder(out: Path, reads: Iterable[Path] = (), flag: str = "--out") -> None:
+    """Refuse an output folder that is a file, a deck folder, or holds files cardtool did not write."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{flag} {out} is a file, and this command writes a folder of files; give a folder")
+    _check_not_deck(out, reads, flag)
+    if not out.is_dir() or _manifest_files(out) is not None or _listed_by_parents(out) is not None:
+        return
+    entries = _visible(out)
+    if entries and not all(e.is_dir() and _manifest_files(e) is not None for e in entries):
+        raise UsageError(f"{flag} {out} is a folder of other files that cardtool did not write (it has no "
+                         f"{MANIFEST}); nothing there is replaced: give a new or empty folder")
+
 
 @contextmanager
-def staged_dir(final: Path, keep_others: bool = False) -> Iterator[Path]:
-    """A fresh folder to fill; on success it replaces `final`, on any error it is removed and `final` kept.
+def staged_dir(final: Path, reads: Iterable[Path] = (), flag: str = "--out") -> Iterator[Path]:
+    """A fresh folder to fill; on success its files replace cardtool's own in `final`, on error `final` is kept.
 
-    With keep_others, entries of the old folder that the new one does not have (say build/<deck>/sim/,
-    written by another command) are moved across first, so only what this run makes is replaced."""
+    Inside another staging folder (build's images/) it is just that folder: the outer one stages it."""
     final = Path(final)
-    if final.exists() and not final.is_dir():
-        raise UsageError(f"{final} exists and is not a folder")
-    final.parent.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(dir=final.parent, prefix=f".{final.name}.new-"))
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(stage, 0o777 & ~mask)  # mkdtemp makes folders private; outputs are ordinary folders
+    if any(part.startswith(STAGE) for part in final.absolute().parts):
+        final.mkdir(parents=True, exist_ok=True)
+        yield final
+        return
+    reads = tuple(reads)
+    check_out_folder(final, reads, flag)
+    created = not final.exists()
+    try:
+        final.mkdir(parents=True, exist_ok=True)
+        stage = Path(tempfile.mkdtemp(dir=final, prefix=STAGE))
+    except OSError as exc:
+        raise UsageError(f"cannot write to {flag} {final}: {exc.strerror or exc}") from None
+    os.chmod(stage, 0o777 & ~_umask())  # mkdtemp makes folders private; outputs are ordinary folders
     try:
         yield stage
+        _commit(stage, final)
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
+        if created and final.is_dir() and not _visible(final):
+            shutil.rmtree(final, ignore_errors=True)
         raise
-    if keep_others and final.is_dir():
-        for entry in final.iterdir():
-            if not (stage / entry.name).exists() and not entry.name.startswith(f".{final.name}."):
-                os.rename(entry, stage / entry.name)
-    swap_in(stage, final)
+    shutil.rmtree(stage, ignore_errors=True)
 
 
-def swap_in(stage: Path, final: Path) -> None:
-    """Put a finished folder in place of `final` with two renames; the old one is removed afterwards."""
-    old = None
-    if final.exists():
-        old = Path(tempfile.mkdtemp(dir=final.parent, prefix=f".{final.name}.old-"))
-        old.rmdir()
-        os.rename(final, old)
-    os.rename(stage, final)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+def _files_below(folder: Path) -> set[str]:
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() or p.is_symlink()}
+
+
+def _commit(stage: Path, final: Path) -> None:
+    """Move the staged files in, replacing and removing only files cardtool's manifests list."""
+    new = _files_below(stage) - {MANIFEST}
+    own = _manifest_files(final)
+    previous = own if own is not None else (_listed_by_parents(final) or set())
+    owned, protected = set(previous), set()
+    for sub, files in _nested_manifests(final).items():
+        inside = {f"{sub}/{name}" for name in files} | {f"{sub}/{MANIFEST}"}
+        owned |= inside
+        if any(name.startswith(sub + "/") for name in new):
+            previous |= inside  # this run rewrites that folder: it takes it over
+        else:
+            protected |= inside  # another command's outputs this run does not touch
+    conflicts = sorted(name for name in new if _in_the_way(final, name, owned))
+    if conflicts:
+        shown = ", ".join(conflicts[:5]) + (" ..." if len(conflicts) > 5 else "")
+        raise UsageError(f"{final} holds files that cardtool did not write where it would write its own "
+                         f"({shown}); move them away or give another output folder")
+    trash = Path(tempfile.mkdtemp(dir=final, prefix=".cardtool-old-"))
+    try:
+        for name in sorted(((previous - protected) | new) - {MANIFEST}):
+            target = final / name
+            if _inside(final, target) and (target.is_file() or target.is_symlink()):
+                (trash / name).parent.mkdir(parents=True, exist_ok=True)
+                os.rename(target, trash / name)
+        for name in sorted(new):
+            (final / name).parent.mkdir(parents=True, exist_ok=True)
+            os.rename(stage / name, final / name)
+        _remove_empty_folders(final, {str(PurePosixPath(n).parent) for n in previous})
+        _write_manifest(final, sorted(new))
+    finally:
+        shutil.rmtree(trash, ignore_errors=True)
+
+
+def _in_the_way(final: Path, name: str, owned: set[str]) -> bool:
+    """A file this run writes would replace, or a folder be made over, something cardtool did not write."""
+    target = final / name
+    for parent in reversed(PurePosixPath(name).parents[:-1]):  # a file where a folder must go
+        path = final / parent
+        if path.is_symlink() or (path.exists() and not path.is_dir()):
+            return True  # a symlinked folder could lead the write out of `final`
+    return (target.is_symlink() or target.exists()) and (target.is_dir() or name not in owned)
+
+
+def _inside(final: Path, target: Path) -> bool:
+    return target.parent.resolve().is_relative_to(final.resolve())
+
+
+def _remove_empty_folders(final: Path, folders: set[str]) -> None:
+    for folder in sorted(folders, key=lambda f: -len(PurePosixPath(f).parts)):
+        path = final / folder
+        while path != final and path.is_dir() and not path.is_symlink() and not any(path.iterdir()):
+            path.rmdir()
+            path = path.parent
+
+
+def _write_manifest(folder: Path, files: list[str]) -> None:
+    from cardtool import __version__
+    from cardtool.render.environment import write_atomic
+
+    write_atomic(folder / MANIFEST, json.dumps({"written_by": f"cardtool {__version__}", "files": files},
+                                               indent=1) + "\n")
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def check_out_file(path: Path, kind: str, flag: str = "--out") -> None:
+    """Refuse an output file that is a folder, lies in a deck folder, or would replace a file of another kind."""
+    path = Path(path)
+    what, starts = KINDS[kind]
+    if path.is_dir():
+        raise UsageError(f"{flag} {path} is a folder, and this command writes one file ({what}); "
+                         f"give a file name, such as {path / _example(kind)}")
+    if path.parent.exists() and not path.parent.is_dir():
+        raise UsageError(f"{flag} {path}: {path.parent} is a file, not a folder")
+    deck = deck_folder_around(path.parent)
+    if deck is not None:
+        raise UsageError(f"{flag} {path} lies inside the deck folder {deck}: cardtool never writes into a deck "
+                         "folder; give an output outside it")
+    if path.is_file() and path.name not in (_manifest_files(path.parent) or set()):
+        try:
+            with path.open("rb") as existing:
+                head = existing.read(64)
+        except OSError as exc:
+            raise UsageError(f"cannot write {flag} {path}: {exc.strerror or exc}") from None
+        if head and not head.lstrip().startswith(starts):
+            raise UsageError(f"{flag} {path} exists and is not {what}, so cardtool will not replace it; "
+                             "give another file name")
+
+
+def _example(kind: str) -> str:
+    return {"pdf": "cards.pdf", "svg": "web.svg", "log": "game.jsonl"}[kind]
+
+
+def write_file(path: Path, data: str | bytes, kind: str, flag: str = "--out") -> None:
+    """Check and write one output file atomically; a folder cardtool made (or that is empty) records it."""
+    from cardtool.render.environment import write_atomic
+
+    path = Path(path)
+    check_out_file(path, kind, flag)
+    try:
+        record = not path.parent.exists() or _manifest_files(path.parent) is not None or not _visible(path.parent)
+        write_atomic(path, data)
+        if record:
+            _write_manifest(path.parent, sorted((_manifest_files(path.parent) or set()) | {path.name}))
+    except OSError as exc:
+        raise UsageError(f"cannot write {flag} {path}: {exc.strerror or exc}") from None

@@ -190,7 +190,7 @@ def build_deck(deck_path: Path, options: BuildOptions, out: Path | None = None,
             raise DeckError(f"deck {deck_path} has errors; nothing was built", result.report)
         out = Path("build") / result.source.manifest.id
     results = []
-    with staged_dir(out, keep_others=True) as folder:  # keeps what other commands wrote there
+    with staged_dir(out, reads=(Path(deck_path),)) as folder:  # replaces only cardtool's own files there
         ctx = Context(Path(deck_path), options, folder)
         for step in STEPS:
             reason = step.skip(ctx) if ctx.deck is not None else None
