@@ -6,6 +6,7 @@ so one `cardtool validate` shows everything wrong with a deck at once.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -20,6 +21,7 @@ from cardtool.errors import DeckError
 from cardtool.report import Location, Report
 
 MANIFEST = "deck.yaml"
+ICONS = "icons"  # a deck's own icons, replacing the shipped ones of the same name (render/context.py)
 
 
 @dataclass
@@ -76,6 +78,7 @@ def _load(deck_path: Path, *, deep: bool, standalone: bool, chain: tuple[Path, .
     else:
         source.origins = {cid: manifest.id for cid in source.cards}
     check_art(source, roots, report)
+    check_icons(manifest.root, roots, report)
     game.check_source(source, report)
     if not report.ok:
         return LoadResult(report, source, roots=roots)
@@ -266,6 +269,30 @@ def check_art(source: DeckSource, roots: Roots, report: Report) -> None:
                              location=where, card=entry.id, path=entry.path + ("art",),
                              hint="SVG art must be self-contained: embed pictures as data: URLs or paths "
                                   "inside the deck folder, and never name the network")
+
+
+def check_icons(root: Path, roots: Roots, report: Report) -> None:
+    """The deck's own icons/ folder (icons replacing the shipped ones) holds files inside the roots, and
+    SVG icons refer to nothing outside them or on the network."""
+    folder = root / ICONS
+    if not folder.is_dir() and not folder.is_symlink():
+        return
+    if not roots.contains(folder):
+        report.error(OUTSIDE, f"the {ICONS}/ folder is a symbolic link that leads outside the deck folder; "
+                     "it was not read", location=Location(folder), hint=HINT)
+        return
+    for top, dirs, names in os.walk(folder):
+        dirs.sort()
+        for name in sorted(dirs) + sorted(names):
+            path = Path(top) / name
+            if not roots.contains(path):
+                report.error(OUTSIDE, "this icon is a symbolic link that leads outside the deck folder; it was "
+                             "not read", location=Location(path), hint=HINT)
+            elif name in names and path.suffix.lower() == ".svg":
+                for problem in svg_problems(path, roots):
+                    report.error(problem.code, f"this icon {problem.message}",
+                                 location=Location(path, problem.line, problem.column),
+                                 hint="icons must be self-contained SVG: nothing on the network or outside the deck")
 
 
 def _collect_cards(doc: SourceDoc, default_kind: str, source: DeckSource, report: Report) -> None:

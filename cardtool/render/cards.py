@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from cardtool.deck.model import Card, Deck
 from cardtool.errors import UnknownCardError, UsageError
-from cardtool.render.context import Face, Frame
+from cardtool.render.context import Face, Frame, deck_roots
 from cardtool.render.environment import environment, render
 from cardtool.render.fitting import LaidOut, base_sizes, fit, render_html
 from cardtool.render.games import faces_of
@@ -83,6 +83,7 @@ class DeckPrint:
         self.pairs = [(self.renderer.front(c), self.renderer.back(c)) for c in self.cards]
         self.css = stylesheet(self.renderer.stylesheet)
         self.base_url = Path(deck.manifest.root).resolve().as_uri() + "/"
+        self.roots = deck_roots(deck)
         self.fitted: list[Fitted] = []
 
     def faces(self, backs: bool = True) -> list[Face]:
@@ -104,7 +105,7 @@ class DeckPrint:
         return render("single.html.j2", doc=context)
 
     def _single_document(self, faces):
-        return render_html(self.single_html(list(faces)), self.base_url)
+        return render_html(self.single_html(list(faces)), self.base_url, self.roots, f"deck {self.deck.manifest.id}")
 
     def lay_out(self, faces) -> LaidOut:
         """Faces one a page, in ONE WeasyPrint document per core: on two cores a long run is cut in two

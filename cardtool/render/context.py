@@ -9,6 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
+from cardtool.deck.containment import OUTSIDE, Outside, Roots
 from cardtool.errors import RenderError
 from cardtool.render.environment import render
 from cardtool.render.sheets import CardSize
@@ -90,22 +91,46 @@ def file_url(path: Path) -> str:
     return Path(path).resolve().as_uri()
 
 
-def icon_url(*names: str, deck_root: Path | None = None) -> str:
-    """The first icon found among names (paths under icons/), in the deck's icons/ folder, then the shipped ones."""
+def deck_roots(deck) -> Roots:
+    """The folders a loaded deck may name files in (its own, then its bases')."""
+    return Roots.of(*deck.roots) if deck.roots else Roots.of(deck.manifest.root)
+
+
+def _roots(deck_root: Path | Roots | None) -> Roots:
+    if deck_root is None:
+        return Roots(())
+    return deck_root if isinstance(deck_root, Roots) else Roots.of(deck_root)
+
+
+def icon_url(*names: str, deck_root: Path | Roots | None = None) -> str:
+    """The first icon found among names (paths under icons/): in the icons/ folder of the deck (then of
+    each base deck), then among the shipped ones. A deck icon leading outside the deck is an error."""
+    roots = _roots(deck_root)
     for name in names:
-        for base in ((deck_root / "icons") if deck_root else None, templates_dir() / "icons"):
-            if base is not None and (base / name).is_file():
-                return file_url(base / name)
+        for folder in roots.folders:
+            try:
+                path = roots.locate(name, folder / "icons")
+            except Outside as exc:
+                raise RenderError(f"{folder / 'icons' / name}: error[{OUTSIDE}] icon '{name}' {exc}") from None
+            if path.is_file():
+                return file_url(path)
+        if (templates_dir() / "icons" / name).is_file():
+            return file_url(templates_dir() / "icons" / name)
     raise RenderError(f"no icon {' or '.join(names)} in templates/icons")
 
 
-def art_url(deck_root: Path, art: str | None, card_id: str) -> str | None:
-    """The card's art as a URL, or None for a placeholder; art named but missing is an error."""
+def art_url(deck_root: Path | Roots, art: str | None, card_id: str) -> str | None:
+    """The card's art as a URL, or None for a placeholder; art named but missing, or leading outside the
+    deck's folders, is an error (`cardtool validate` reports the second with its line)."""
     if not art:
         return None
-    path = (deck_root / art).resolve()
-    if not path.is_file():
-        raise RenderError(f"card {card_id}: field 'art': no file '{art}' in the deck folder {deck_root}")
+    roots = _roots(deck_root)
+    try:
+        path = roots.find(art)
+    except Outside as exc:
+        raise RenderError(f"card {card_id}: error[{OUTSIDE}] field 'art': '{art}' {exc}") from None
+    if path is None:
+        raise RenderError(f"card {card_id}: field 'art': no file '{art}' in the deck folder {roots.folders[0]}")
     if path.suffix.lower() not in (".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp"):
         raise RenderError(f"card {card_id}: field 'art': '{art}' is not a PNG, JPEG or SVG image")
     return file_url(path)

@@ -9,10 +9,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 
 from cardtool.games.ecologies.model import HEALTHY_ROLES, Biome, EcologiesDeck, Factor, Organism, format_vp
-from cardtool.render.context import (Face, TextField, art_url, back_template, icon_url, initials, ink_on,
+from cardtool.render.context import (Face, TextField, art_url, back_template, deck_roots, icon_url, initials, ink_on,
                                      mix, picture_url, placeholder_url)
 from cardtool.render.effect_text import ROLE_NAMES, EffectText
 
@@ -160,7 +159,7 @@ class EcologiesFaces:
 
     def __init__(self, deck: EcologiesDeck):
         self.deck = deck
-        self.root = Path(deck.manifest.root)
+        self.root = deck_roots(deck)  # art and icons may come from the deck or its bases
         self.names = {card.id: card.name for card in deck.cards}
         self.biome_marks = {b.code: self._biome_mark(b) for b in deck.biomes}
         self.effects = EffectText({b.code: b.name for b in deck.biomes})

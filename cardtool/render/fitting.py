@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import logging
 import warnings
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from cardtool.deck.containment import Roots
 from cardtool.errors import RenderError
 from cardtool.render.context import Face, Frame
+from cardtool.render.fetcher import check as check_fetches
+from cardtool.render.fetcher import deck_fetcher
 
 STEP = 0.25  # pt between candidate sizes
 WINDOW = 4  # candidate sizes tried per face in one layout
@@ -27,6 +31,7 @@ TOLERANCE = 0.3  # CSS px (1/96 in) a line may stick out before it counts as ove
 warnings.filterwarnings("ignore", message="HarfBuzz-Subset", category=DeprecationWarning)  # fontTools subsets
 logging.getLogger("weasyprint").setLevel(logging.ERROR)  # its warnings about unsupported CSS are noise here
 logging.getLogger("fontTools").setLevel(logging.ERROR)
+_FETCHERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # document -> the fetcher it loads with
 
 
 @lru_cache(maxsize=1)
@@ -36,11 +41,26 @@ def font_config():
     return FontConfiguration()
 
 
-def render_html(html: str, base_url: str):
-    """Lay out an HTML string into a WeasyPrint document (pages of boxes)."""
+def render_html(html: str, base_url: str, roots: Roots = Roots(()), what: str = "cards"):
+    """Lay out an HTML string into a WeasyPrint document (pages of boxes), loading only files inside
+    roots (and cardtool's own templates) and data: URLs; `what` names the document in errors."""
     from weasyprint import HTML
 
-    return HTML(string=html, base_url=base_url).render(font_config=font_config())
+    fetcher = deck_fetcher(roots, what)
+    document = HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(font_config=font_config())
+    _FETCHERS[document] = fetcher
+    check_fetches(fetcher)
+    return document
+
+
+def write_pdf(document) -> bytes:
+    """The document's PDF; RenderError if writing it wanted anything outside the roots (SVG pictures
+    load what they refer to only now)."""
+    pdf = document.write_pdf()
+    fetcher = _FETCHERS.get(document)
+    if fetcher is not None:
+        check_fetches(fetcher)
+    return pdf
 
 
 @dataclass(frozen=True)
@@ -151,7 +171,7 @@ class LaidOut:
     def of(cls, document) -> "LaidOut":
         """A WeasyPrint document's findings and PDF (fonts subset, so each part stays small)."""
         found = overflows(document)
-        return cls([document.write_pdf()], [(0, i) for i in range(len(document.pages))], found)
+        return cls([write_pdf(document)], [(0, i) for i in range(len(document.pages))], found)
 
     @classmethod
     def join(cls, parts: Sequence["LaidOut"]) -> "LaidOut":

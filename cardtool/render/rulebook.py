@@ -15,11 +15,14 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
+from cardtool.deck.containment import HINT, OUTSIDE, REMOTE, REMOTE_HINT, Outside, Remote, Roots, line_of, url_target
 from cardtool.deck.model import Deck
-from cardtool.errors import RenderError
+from cardtool.errors import DeckError, RenderError
 from cardtool.render.cards import stylesheet
+from cardtool.render.context import deck_roots
 from cardtool.render.environment import render
-from cardtool.render.fitting import render_html
+from cardtool.render.fitting import render_html, write_pdf
+from cardtool.report import Location, Report
 from cardtool.render.sheets import Paper
 
 
@@ -84,17 +87,32 @@ def _markdown():
                                                                                   "smartquotes"])
 
 
-def markdown_chapters(paths, directives: dict, slugs: Slugs) -> list[Chapter]:
-    """Each Markdown file as chapters: a `#` heading starts a chapter, `##` a section inside it."""
+def markdown_chapters(paths, directives: dict, slugs: Slugs, roots: Roots | None = None) -> list[Chapter]:
+    """Each Markdown file as chapters: a `#` heading starts a chapter, `##` a section inside it.
+
+    Sections, and the pictures and files they name, must lie inside roots (the deck's folders: by default
+    the folder of each section); a picture on the network is refused, so the book never fetches one."""
     md = _markdown()
     chapters = []
+    report = Report()
+    parsed = []
     for path in paths:
         path = Path(path)
+        section_roots = roots or Roots.of(path.parent)
+        if not section_roots.contains(path):
+            report.error(OUTSIDE, "this rulebook section is a symbolic link that leads outside the deck folder; "
+                         "it was not read", location=Location(path), hint=HINT)
+            continue
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise RenderError(f"{path}: cannot read this rulebook section ({exc})") from None
         tokens = md.parse(text)
+        _check_references(tokens, path, section_roots, report)
+        parsed.append((path, tokens))
+    if not report.ok:
+        raise DeckError("the rulebook names files outside the deck or on the network; nothing was written", report)
+    for path, tokens in parsed:
         pieces: list[list] = []
         for token in tokens:
             if token.type == "heading_open" and token.tag == "h1":
@@ -124,6 +142,35 @@ def markdown_chapters(paths, directives: dict, slugs: Slugs) -> list[Chapter]:
     return chapters
 
 
+def _check_references(tokens, path: Path, roots: Roots, report: Report) -> None:
+    """Pictures must be files inside roots (or data: URLs), never on the network; links may point to the
+    web (a PDF never follows them by itself) but not to local files outside roots. A picture inside the
+    deck is given by its full file URL, so it shows whichever folder the section comes from."""
+    for token in tokens:
+        if token.type != "inline" or not token.children:
+            continue
+        for child in token.children:
+            attribute = {"image": "src", "link_open": "href"}.get(child.type)
+            url = child.attrGet(attribute) if attribute else None
+            if not url:
+                continue
+            line, column = line_of(token.content, url)
+            where = Location(path, (token.map[0] if token.map else 0) + line, column)
+            what = "picture" if child.type == "image" else "link"
+            try:
+                target = url_target(url, path.parent, roots)
+            except Remote as exc:
+                if child.type == "image":
+                    report.error(REMOTE, f"{what} {exc}: cardtool does not fetch pictures", location=where,
+                                 hint=REMOTE_HINT)
+                continue
+            except Outside as exc:
+                report.error(OUTSIDE, f"{what} {exc}", location=where, hint=HINT)
+                continue
+            if target is not None and child.type == "image":
+                child.attrSet("src", target.as_uri())
+
+
 def _directive(info: str, body: str, directives: dict, path: Path, line: int) -> Markup:
     name, *args = info[len("cardtool:"):].split()
     handler = directives.get(name)
@@ -145,7 +192,7 @@ def rulebook_context(deck: Deck, paper: Paper) -> Rulebook:
     slugs = Slugs()
     components = parts.components()
     chapters = [_generated(slugs, "Components", render("rulebook/components.html.j2", components=components))]
-    prose = markdown_chapters(deck.manifest.rulebook, parts.directives(), slugs)
+    prose = markdown_chapters(deck.manifest.rulebook, parts.directives(), slugs, deck_roots(deck))
     if not prose:
         chapters.append(_generated(slugs, "How to play", Markup(
             "<p class='missing'>This deck has no rulebook sections yet: list Markdown files under "
@@ -173,5 +220,6 @@ def rulebook_pdf(deck: Deck, paper: Paper) -> tuple[bytes, int]:
     """The rulebook PDF and its page count."""
     context = rulebook_context(deck, paper)
     base = Path(deck.manifest.root).resolve().as_uri() + "/"
-    document = render_html(render("rulebook/rulebook.html.j2", book=context), base)
-    return document.write_pdf(), len(document.pages)
+    document = render_html(render("rulebook/rulebook.html.j2", book=context), base, deck_roots(deck),
+                           f"the rulebook of deck {deck.manifest.id}")
+    return write_pdf(document), len(document.pages)

@@ -4,10 +4,9 @@ rule at the bottom, with the same wording the scoring engine uses."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from cardtool.games.symbiosis.model import SymbiosisCard, SymbiosisDeck
-from cardtool.render.context import (Face, TextField, art_url, back_template, icon_url, ink_on, mix,
+from cardtool.render.context import (Face, TextField, art_url, back_template, deck_roots, icon_url, ink_on, mix,
                                      picture_url)
 
 CARD_FIELDS = (TextField("name", 10.0, 6.5), TextField("rule", 7.0, 5.0))
@@ -68,7 +67,7 @@ class SymbiosisFaces:
 
     def __init__(self, deck: SymbiosisDeck):
         self.deck = deck
-        self.root = Path(deck.manifest.root)
+        self.root = deck_roots(deck)  # art and icons may come from the deck or its bases
         self.animals = {a.id: Mark(a.id, a.name, self._icon(f"animals/{a.id}.svg", "animals/generic.svg"))
                         for a in deck.animals}
         self.plurals = {a.id: a.plural_name for a in deck.animals}

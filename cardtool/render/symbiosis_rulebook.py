@@ -9,11 +9,13 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from cardtool.deck.containment import OUTSIDE, Outside
 from cardtool.errors import DeckError, RenderError
 from cardtool.games.symbiosis.layout import LEFT, MIDDLE, POND, RIVER, ROW
 from cardtool.games.symbiosis.model import SymbiosisDeck
 from cardtool.games.symbiosis.position import load_position
 from cardtool.games.symbiosis.table import FIXED, CardTable
+from cardtool.render.context import deck_roots
 from cardtool.render.ecologies_rulebook import Components, count_line
 from cardtool.render.environment import render
 from cardtool.render.symbiosis import SymbiosisFaces
@@ -137,6 +139,10 @@ class SymbiosisRulebook:
         if not args:
             raise RenderError(f"{where}: cardtool:score needs a position file, e.g. "
                               "```cardtool:score examples/worked-example.yaml Emma```")
+        try:  # a position named in the deck's prose obeys the deck's containment rule
+            deck_roots(self.deck).locate(args[0], folder)
+        except Outside as exc:
+            raise RenderError(f"{where}: error[{OUTSIDE}] position file '{args[0]}' {exc}; it was not read") from None
         path = folder / args[0]
         if not path.is_file():
             raise RenderError(f"{where}: no position file {path}")

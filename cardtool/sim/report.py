@@ -175,7 +175,12 @@ def render_pdf(html: str) -> bytes:
 
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
-    return HTML(string=html).write_pdf()
+    from cardtool.render.fetcher import check, deck_fetcher
+
+    fetcher = deck_fetcher(what="the simulation report")  # loads nothing but cardtool's own files and data: URLs
+    pdf = HTML(string=html, url_fetcher=fetcher).write_pdf()
+    check(fetcher)
+    return pdf
 
 
 # -- the machine-readable outputs
