@@ -34,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
         if args.rev:
             if len(args.decks) != 1:
                 raise UsageError("with --rev, give one deck")
+            if "..." in args.rev:
+                raise UsageError(f"--rev {args.rev}: give two revisions joined by two dots, A..B, or one revision")
             old_rev, _, new_rev = args.rev.partition("..")
             old_path = stack.enter_context(checkout(args.decks[0], old_rev))
             new_path = stack.enter_context(checkout(args.decks[0], new_rev)) if new_rev else args.decks[0]

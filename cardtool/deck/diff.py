@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import re
 import subprocess
 import tarfile
 import tempfile
@@ -146,9 +147,14 @@ def _witness(witness: dict | None) -> str:
 def checkout(deck: Path, rev: str):
     """The deck folder as it was at a git revision, extracted (with the whole tree) to a temp folder."""
     deck = Path(deck).resolve()
-    top = _git(deck, "rev-parse", "--show-toplevel").decode().strip()
-    inside = deck.relative_to(Path(top).resolve())
-    archive = _git(Path(top), "archive", "--format=tar", rev)  # from the top: the whole tree, bases too
+    if deck.is_file():  # the deck's deck.yaml
+        deck = deck.parent
+    if not deck.is_dir():
+        raise UsageError(f"{deck} is not a deck folder")
+    top = Path(_git(deck, "rev-parse", "--show-toplevel").decode().strip()).resolve()
+    inside = deck.relative_to(top)
+    commit = resolve_revision(top, rev)
+    archive = _git(top, "archive", "--format=tar", commit)  # from the top: the whole tree, bases too
     with tempfile.TemporaryDirectory(prefix="cardtool-diff-") as tmp:
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(tmp, filter="data")
@@ -158,12 +164,29 @@ def checkout(deck: Path, rev: str):
         yield folder
 
 
-def _git(where: Path, *args: str) -> bytes:
+def resolve_revision(repository: Path, rev: str) -> str:
+    """The commit id (hex) a revision names; only that id is ever handed on to git.
+
+    `--end-of-options` keeps git from reading a value such as `--output=FILE` as an option."""
+    if not rev:
+        raise UsageError("--rev needs a revision on each side of '..', e.g. HEAD~3..HEAD")
+    result = _run_git(repository, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}")
+    commit = result.stdout.decode(errors="replace").strip()
+    if result.returncode != 0 or not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", commit):
+        raise UsageError(f"--rev: '{rev}' is not a commit of the git repository at {repository} "
+                         "(give a branch, tag or commit such as HEAD~3 or v0.1)")
+    return commit
+
+
+def _run_git(where: Path, *args: str) -> subprocess.CompletedProcess:
     try:
-        result = subprocess.run(["git", "-C", str(where if where.is_dir() else where.parent), *args],
-                                capture_output=True, check=False)
+        return subprocess.run(["git", "-C", str(where), *args], capture_output=True, check=False)
     except FileNotFoundError:
         raise UsageError("--rev needs git, which is not installed") from None
+
+
+def _git(where: Path, *args: str) -> bytes:
+    result = _run_git(where, *args)
     if result.returncode != 0:
         raise UsageError(f"git {' '.join(args[:1])}: {result.stderr.decode(errors='replace').strip()}")
     return result.stdout
