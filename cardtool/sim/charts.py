@@ -23,8 +23,11 @@ from cardtool.sim.stats import Rate  # noqa: E402
 WIDTH = 6.4  # inches; the page is A4 with 2 cm margins
 COLOURS = ("#2b6f8e", "#d1793a", "#5a9b4b", "#8a5aa8", "#c04b5a", "#6b6b6b", "#b89b2e", "#3a8f8a")
 A, B = COLOURS[0], COLOURS[1]
+# Card names and labels are plain text: no mathtext ("$x^$" would not parse) and no TeX. The SVG backend
+# escapes <, > and & itself, so the inlined figure carries no markup from the deck.
 STYLE = {"svg.fonttype": "none", "svg.hashsalt": "cardtool", "font.size": 9, "axes.spines.top": False,
-         "axes.spines.right": False, "axes.titlesize": 10, "font.family": "sans-serif"}
+         "axes.spines.right": False, "axes.titlesize": 10, "font.family": "sans-serif",
+         "text.parse_math": False, "text.usetex": False}
 
 
 def _svg(figure: Figure) -> str:
