@@ -13,7 +13,8 @@ from cardtool.games.ecologies.build import build
 from cardtool.games.ecologies.effect_rules import check_effects
 from cardtool.games.ecologies import links
 from cardtool.games.ecologies.engine import MODES, EcologiesGame, players_for
-from cardtool.games.ecologies.model import ROLES, EcologiesDeck, Organism
+from cardtool.games.ecologies.effects import single_excluded
+from cardtool.games.ecologies.model import ROLES, Biome, EcologiesDeck, Factor, Organism
 from cardtool.games.ecologies import observation
 from cardtool.games.ecologies.references import check_references
 from cardtool.games.ecologies.text import EcologiesText
@@ -71,6 +72,8 @@ class EcologiesPlugin:
             ("organisms by biome (two-biome organisms count in both)",
              {names.get(code, code): n for code, n in by_biome.items()}),
             ("organisms by trophic role they can take", dict(by_role)),
+            ("cards and bonuses the single-player game cannot use (multiplayer or unfair alone)",
+             single_excluded_cards(deck)),
         ]
 
     # -- cardtool play (cardtool.games.plugin.PlayableGame)
@@ -91,6 +94,16 @@ class EcologiesPlugin:
 
     def record(self, game: EcologiesGame, state) -> GameRecord:
         return records.record(game, state)
+
+
+def single_excluded_cards(deck: EcologiesDeck) -> dict[str, int]:
+    """Cards (a biome: its bonus) whose every effect the single-player note excludes, with their copies."""
+    found = {}
+    for card in deck.cards:
+        card_effects = card.bonus if isinstance(card, Biome) else card.effects if isinstance(card, Factor) else ()
+        if card_effects and all(single_excluded(e) for e in card_effects):
+            found[f"{card.name} (bonus)" if isinstance(card, Biome) else card.name] = card.count
+    return found
 
 
 PLUGIN = EcologiesPlugin()

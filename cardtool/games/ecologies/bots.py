@@ -29,6 +29,7 @@ from cardtool.games.ecologies.actions import (
     Accept, BuyWith, ChooseCard, ChoosePlayer, Decline, DestroyEcology, Discard, Draw, EndPhase, Move, Offer,
     Play, UseBonus)
 from cardtool.games.ecologies.arrange import arrange, fits, is_healthy
+from cardtool.games.ecologies.effects import single_excluded
 from cardtool.games.ecologies.model import Effect
 from cardtool.games.ecologies.observation import Observation, sample_state, world_game
 from cardtool.games.ecologies.table import matches
@@ -147,7 +148,7 @@ class Valuer:
 
     def effect_value(self, effect: Effect, *, ongoing: bool) -> float:
         """A rough worth of one effect word for this seat (recurring effects count a few uses)."""
-        if effect.multiplayer_only and self.obs.mode == "single":
+        if self.obs.mode == "single" and single_excluded(effect):
             return 0.0
         action, amount = effect.action, effect.amount
         repeats = 2.0 / effect.every if effect.trigger in ("activated", "turn_start") else 1.0

@@ -18,9 +18,20 @@ from cardtool.games.ecologies.table import matches
 ONGOING_WORDS = ("gain_vp", "vp_per", "extra_play", "free_play", "draw_from_discard", "protect")
 
 
+#: Words that bring cards back from the discard pile: never usable alone (rulebook, single-player game:
+#: "Don't recycle the discard pile"), even where a deck forgets to mark them multiplayer-only.
+RECYCLING_WORDS = ("take_from_discard", "draw_from_discard")
+
+
 def usable(state, effect: Effect) -> bool:
-    """The single-player game cannot use multiplayer-only effects (every effect hitting opponents)."""
-    return not (effect.multiplayer_only and state.game.mode == "single")
+    """The single-player game cannot use multiplayer-only effects (every effect hitting opponents, and
+    those the data marks as unfair alone) nor any effect that recycles the discard pile."""
+    return state.game.mode != "single" or not single_excluded(effect)
+
+
+def single_excluded(effect: Effect) -> bool:
+    """Whether the rulebook's single-player note excludes an effect: multiplayer or unfair alone."""
+    return effect.multiplayer_only or effect.action in RECYCLING_WORDS
 
 
 def start(state, controller: int, placer: int, source: int, effects: Sequence[Effect]) -> None:
