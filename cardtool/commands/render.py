@@ -7,10 +7,11 @@ import time
 from pathlib import Path
 
 from cardtool.commands.common import add_deck_argument, deck_from, file_path
-from cardtool.errors import UsageError
+from cardtool.errors import UnknownCardError, UsageError
 from cardtool.render.output import check_out_file, check_out_folder, write_file
 from cardtool.render.sheets import (DUPLEX_MODES, PAPERS, SheetSpec, parse_card_size, parse_length, parse_offset,
                                     parse_paper)
+from cardtool.suggest import did_you_mean
 
 NAME = "render"
 HELP = "print a deck: card sheets (PDF), card images (PNG), the rulebook (PDF), a duplex alignment test"
@@ -102,12 +103,41 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
 
 
 def _only(args: argparse.Namespace, deck) -> str | None:
-    """The --only list, or with --own the ids of the cards the deck defines itself."""
+    """The --only list, checked against the deck, or with --own the ids of the cards the deck defines itself."""
     if not args.own:
+        if args.only is not None:
+            check_only(args.only, deck)
         return args.only
     if args.only:
         raise UsageError("--own and --only exclude each other: list the cards with --only alone")
-    return ",".join(card.id for card in deck.own_cards())
+    own = [card.id for card in deck.own_cards()]
+    if not own:
+        raise UsageError(f"--own: deck '{deck.manifest.id}' defines no cards of its own (it only changes its "
+                         "bases' cards); leave out --own to print them all")
+    return ",".join(own)
+
+
+def check_only(only: str, deck) -> None:
+    """Every id --only names must be a card of the deck: else one error naming each, with "did you mean"."""
+    wanted = [i.strip() for i in only.split(",") if i.strip()]
+    if not wanted:
+        raise UsageError("--only needs card ids separated by commas, e.g. --only coyote,wildfire")
+    ids = [card.id for card in deck.cards]
+    by_name = {card.name.casefold(): card.id for card in deck.cards}
+    missing = []
+    for card_id in dict.fromkeys(wanted):
+        if card_id in ids:
+            continue
+        if card_id.casefold() in by_name:
+            hint = f"did you mean '{by_name[card_id.casefold()]}'? (--only takes ids, not names)"
+        else:
+            hint = did_you_mean(card_id, ids)
+        missing.append(f"'{card_id}'" + (f" ({hint})" if hint else ""))
+    if missing:
+        examples = "" if any("did you mean" in m for m in missing) else \
+            f"; its ids look like {', '.join(repr(i) for i in ids[:3])}"
+        raise UnknownCardError(f"--only: deck '{deck.manifest.id}' has no card {', no card '.join(missing)}"
+                               f"{examples}; nothing was rendered")
 
 
 def _default(deck, name: str) -> Path:
