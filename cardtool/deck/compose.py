@@ -12,12 +12,14 @@ from pathlib import Path
 
 from cardtool.deck.model import Manifest, Override
 from cardtool.deck.schema import validate_against
-from cardtool.deck.source import CardEntry, DeckSource
+from cardtool.deck.source import CardEntry, DeckSource, relative
 from cardtool.deck.yamlsource import SourceDoc, load_yaml
 from cardtool.report import Report
 from cardtool.suggest import did_you_mean
 
 MANIFEST = "deck.yaml"
+#: Most cards a deck may hold, every copy counted, with its bases: ten times the largest shipped deck.
+MAX_DECK_CARDS = 2000
 
 
 def resolve_base(ref: str, manifest: Manifest, report: Report, where) -> Path | None:
@@ -25,13 +27,19 @@ def resolve_base(ref: str, manifest: Manifest, report: Report, where) -> Path | 
     folder = (manifest.root / ref)
     if (folder / MANIFEST).is_file():
         return folder
-    known = {}
+    known: dict[str, list[Path]] = {}
     for candidate in sorted(manifest.root.parent.glob(f"*/{MANIFEST}")):
         doc = load_yaml(candidate, Report())
         if doc is not None and isinstance(doc.data, dict) and isinstance(doc.data.get("id"), str):
-            known[doc.data["id"]] = candidate.parent
+            known.setdefault(doc.data["id"], []).append(candidate.parent)
+    if len(known.get(ref, ())) == 1:
+        return known[ref][0]
     if ref in known:
-        return known[ref]
+        folders = [relative(folder) for folder in known[ref]]
+        report.error("ambiguous-base", f"several decks beside this one have the id '{ref}': "
+                     + ", ".join(map(str, folders)), location=where,
+                     hint=f"name the base by its folder instead, e.g. extends: [../{folders[0].name}]")
+        return None
     report.error("unknown-base", f"no base deck '{ref}': not a deck folder, nor the id of a deck beside this one",
                  location=where, hint=did_you_mean(ref, known) or (f"decks found: {', '.join(known)}" if known else None))
     return None
@@ -56,10 +64,69 @@ def selector_matches(selector: Mapping, entry: CardEntry, *, biomes_any: bool) -
     return False
 
 
+def unmatched_selectors(manifest_doc: SourceDoc, base: DeckSource, report: Report) -> None:
+    """Each include/exclude value must match some base card: a misspelt one would silently keep (or drop)
+    cards in the printed game. The error is at the value, with the closest value that exists."""
+    entries = list(base.cards.values())
+    present = {
+        "ids": {entry.id for entry in entries},
+        "tags": {tag for entry in entries for tag in _strings(entry.data.get("tags"))},
+        "kinds": {entry.kind for entry in entries},
+        "biomes": {code for entry in entries
+                   for code in [entry.data.get("code"), *_strings(entry.data.get("biomes"))] if isinstance(code, str)},
+    }
+    singular = {"ids": "card id", "tags": "tag", "kinds": "kind", "biomes": "biome"}
+    data = manifest_doc.data
+    for selector in ("include", "exclude"):
+        chosen = data.get(selector)
+        if not isinstance(chosen, Mapping):
+            continue
+        for key, values in chosen.items():
+            for index, value in enumerate(values if isinstance(values, list) else ()):
+                if value in present.get(key, {value}):
+                    continue
+                known = sorted(present[key])
+                hint = did_you_mean(value, known) or (
+                    f"the base decks have: {', '.join(known[:20])}{', ...' if len(known) > 20 else ''}"
+                    if known else f"no base card has any {key}")
+                if key == "ids" and value in base.left_out:
+                    hint = "a base deck already leaves this card out; remove it from the list"
+                report.error("no-match", f"{selector}: no base card has the {singular[key]} '{value}'",
+                             location=manifest_doc.locate((selector, key, index)), path=(selector, key, index),
+                             hint=hint)
+
+
+def _strings(values: object) -> list[str]:
+    return [v for v in values if isinstance(v, str)] if isinstance(values, list) else []
+
+
+def check_combined(source: DeckSource, report: Report) -> None:
+    """Checks on the whole deck before any game looks at it: the selectors of a deck without bases, and
+    the deck's size with every copy counted (so no command ever expands a deck past MAX_DECK_CARDS)."""
+    data = source.manifest_doc.data if isinstance(source.manifest_doc.data, Mapping) else {}
+    if not source.manifest.extends:
+        for key in ("include", "exclude", "overrides"):
+            if key in data:
+                report.error("no-match", f"'{key}' chooses among base cards, but this deck extends no base deck",
+                             location=source.manifest_doc.locate((key,), key=True), path=(key,),
+                             hint="add the base under extends:, or remove the key")
+    counts = [(entry.data.get("count", 1) if isinstance(entry.data.get("count", 1), int) else 1, entry)
+              for entry in source.cards.values()]
+    total = sum(count for count, _ in counts)
+    if total > MAX_DECK_CARDS:
+        largest = sorted(counts, key=lambda pair: -pair[0])[:3]
+        named = ", ".join(f"{entry.id} x{count} ({entry.locate('count')})" for count, entry in largest)
+        report.error("deck-too-large", f"the deck holds {total:,} cards with every copy counted"
+                     + (" and its bases" if source.bases else "") + f"; at most {MAX_DECK_CARDS:,} are allowed",
+                     location=source.manifest_doc.locate(("cards",), key=True), path=("cards",),
+                     hint=f"the largest counts: {named}")
+
+
 def combine(base: DeckSource, own: DeckSource, manifest_doc: SourceDoc, card_schema: str, report: Report,
             restrict: Callable, link: Callable) -> DeckSource:
     """The expansion `own` combined with its (already merged) bases."""
     manifest = own.manifest
+    unmatched_selectors(manifest_doc, base, report)
     kept: dict[str, CardEntry] = {}
     dropped: dict[str, CardEntry] = {}
     for cid, entry in base.cards.items():

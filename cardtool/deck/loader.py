@@ -77,6 +77,7 @@ def _load(deck_path: Path, *, deep: bool, standalone: bool, chain: tuple[Path, .
                 return LoadResult(report, source)
     else:
         source.origins = {cid: manifest.id for cid in source.cards}
+    compose.check_combined(source, report)  # deck size and selectors, before anything counts copies
     check_art(source, roots, report)
     check_icons(manifest.root, roots, report)
     game.check_source(source, report)

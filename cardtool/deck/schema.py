@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import reprlib
 from functools import lru_cache
 
 from jsonschema import Draft202012Validator
@@ -31,10 +32,14 @@ def _validator(name: str) -> Draft202012Validator:
     return Draft202012Validator(load_schema(name))
 
 
+_SHORT = reprlib.Repr()  # a value quoted in a message stays one short line, however long the value
+_SHORT.maxstring, _SHORT.maxlong = 60, 40
+
+
 def _describe(value: object) -> str:
     if isinstance(value, (dict, list)):
         return _TYPE_NAMES[type(value)]
-    return f"{_TYPE_NAMES.get(type(value), type(value).__name__)} {value!r}"
+    return f"{_TYPE_NAMES.get(type(value), type(value).__name__)} {_SHORT.repr(value)}"
 
 
 def _expected(schema_type: object) -> str:
@@ -107,13 +112,29 @@ def _report_error(doc: SourceDoc, error: ValidationError, report: Report) -> Non
         report.error("duplicate-entry", f"{field}the list has the same entry twice", hint=hint, **where)
     elif kind in ("minItems", "minProperties", "minLength"):
         report.error("empty-value", f"{field}must not be empty", hint=hint, **where)
-    elif kind == "maxItems":
-        report.error("bad-value", f"{field}has more than {error.validator_value} entries", hint=hint, **where)
+    elif kind in ("maxItems", "maxLength", "maximum"):
+        report.error("too-large", f"{field}{_over(kind, error.validator_value, error.instance)}",
+                     hint=hint or _limit_hint(kind, error.validator_value), **where)
     elif kind == "minimum":
-        report.error("bad-value", f"{field}must be at least {error.validator_value}, found {error.instance!r}",
+        report.error("bad-value", f"{field}must be at least {error.validator_value}, found {_SHORT.repr(error.instance)}",
                      hint=hint, **where)
     else:
         report.error("schema", f"{field}{error.message}", hint=hint, **where)
+
+
+def _over(kind: str, limit: int, instance: object) -> str:
+    """What exceeds a maximum, without echoing a huge value back."""
+    if kind == "maxItems":
+        return f"has {len(instance):,} entries, more than the {limit:,} allowed"
+    if kind == "maxLength":
+        return f"the text has {len(instance):,} characters, more than the {limit:,} allowed"
+    return f"must be at most {limit:,}, found {instance:,}" if isinstance(instance, int) else f"must be at most {limit:,}"
+
+
+def _limit_hint(kind: str, limit: int) -> str | None:
+    if kind == "maxItems" and limit <= 10:
+        return None  # a rule of the game (an organism lives in one or two biomes), not a size limit
+    return "docs/deck-format.md#limits lists every limit; no real deck comes near them"
 
 
 def _field_name(path: tuple) -> str:

@@ -3,11 +3,13 @@
 PyYAML's safe loader silently keeps the last of two duplicate keys, expands aliases without bound
 and forgets positions. Here the node tree is composed by PyYAML and turned into plain data by a
 small walker that records each value's line and column, reports duplicate keys, refuses any tag
-beyond plain YAML, and stops once a document grows past a node budget (billion-laughs files).
+beyond plain YAML, and stops once aliases expand past a budget (billion-laughs files). A file larger
+than any deck needs is refused before it is read, so a huge file fails at once and says so.
 """
 
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,8 +24,10 @@ try:  # the C parser is much faster on large decks; both give the same nodes and
 except ImportError:  # pragma: no cover - libyaml is optional
     from yaml import SafeLoader as _Loader
 
-#: Most nodes one file may expand to; a 108-card deck uses a few thousand.
-MAX_NODES = 200_000
+#: Largest deck file read, in bytes: the shipped decks' largest file has 16 KB, 1,000 cards take about 1 MB.
+MAX_FILE_BYTES = 2 * 1024 * 1024
+#: Most values aliases (*name) may expand to in one file; written-out values are bounded by the file size.
+MAX_ALIAS_VALUES = 100_000
 
 _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null")}
@@ -63,16 +67,20 @@ class _Walker:
     def __init__(self, doc: SourceDoc, report: Report):
         self.doc = doc
         self.report = report
-        self.nodes = 0
+        self.seen: set[int] = set()  # nodes walked once; walking one again is expanding an alias
+        self.expanded = 0
         self.constructor = SafeConstructor()
 
     def _mark(self, node) -> tuple[int, int]:
         return node.start_mark.line + 1, node.start_mark.column + 1
 
     def walk(self, node, path: Path_) -> Any:
-        self.nodes += 1
-        if self.nodes > MAX_NODES:
-            raise _Budget
+        if id(node) in self.seen:
+            self.expanded += 1
+            if self.expanded > MAX_ALIAS_VALUES:
+                raise _Budget
+        else:
+            self.seen.add(id(node))
         self.doc.positions.setdefault(path, self._mark(node))
         if isinstance(node, yaml.MappingNode):
             return self._mapping(node, path)
@@ -153,16 +161,31 @@ def _decode(raw: bytes, file: Path, report: Report) -> str | None:
         return None
 
 
+def _read_at_most(file: Path, size: int) -> bytes:
+    with file.open("rb") as stream:
+        return stream.read(size)  # never more, whatever the file grows to while being read
+
+
 def load_yaml(file: Path, report: Report) -> SourceDoc | None:
     """Parse one YAML file safely, or add located errors to report and return None."""
     file = Path(file)
     try:
-        raw = file.read_bytes()
+        info = file.stat()
+        if not stat.S_ISREG(info.st_mode):  # a folder, a pipe or a device: opening could block or never end
+            report.error("missing-file", "not a regular file", location=Location(file))
+            return None
+        raw = b"" if info.st_size > MAX_FILE_BYTES else _read_at_most(file, MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         report.error("missing-file", "file not found", location=Location(file))
         return None
     except OSError as exc:
         report.error("missing-file", f"cannot read the file: {exc.strerror}", location=Location(file))
+        return None
+    if info.st_size > MAX_FILE_BYTES or len(raw) > MAX_FILE_BYTES:
+        report.error("file-too-large", f"the file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, far more than "
+                     "any deck needs", location=Location(file),
+                     hint="split the cards over several files (globs such as organisms/*.yaml read them all); "
+                          "docs/deck-format.md#limits lists every limit")
         return None
     text = _decode(raw, file, report)
     if text is None:
@@ -192,7 +215,7 @@ def load_yaml(file: Path, report: Report) -> SourceDoc | None:
     except _Budget:
         report.error(
             "alias-limit",
-            f"the file expands to more than {MAX_NODES:,} values; aliases (*name) are nested too deep",
+            f"aliases (*name) in this file expand to more than {MAX_ALIAS_VALUES:,} values",
             location=Location(file, 1, 1),
             hint="this looks like an alias bomb; write the values out or use fewer nested aliases")
         return None
