@@ -12,6 +12,7 @@ from cardtool.deck.loader import load_deck
 from cardtool.engine.protocol import replay
 from cardtool.games.ecologies.arrange import is_healthy, valid
 from cardtool.games.ecologies.engine import EcologiesGame
+from cardtool.games.ecologies.state import CAPS, END_REASONS
 from tests.conftest import DATA, DECKS
 
 TABLES = [("multi", 2), ("multi", 4), ("multi", 6), ("single", 1), ("simplified", 3)]
@@ -42,7 +43,8 @@ def check_invariants(state) -> None:
     for seat, known in enumerate(state.known):
         assert set(known) <= set(state.hands[seat])
     if state.is_over():
-        assert state.current_player == -1 and state.legal_actions() == [] and state.winners()
+        assert state.current_player == -1 and state.legal_actions() == []
+        assert state.end_reason in END_REASONS and bool(state.winners()) == (state.end_reason not in CAPS)
     else:
         assert 0 <= state.current_player < state.game.players and state.legal_actions()
 
@@ -132,4 +134,4 @@ def test_a_designers_small_deck_with_copies_plays_by_every_rule(tmp_path):
     for mode, players in (("multi", 2), ("multi", 4), ("single", 1), ("simplified", 3)):
         for seed in range(3):
             state = play_checked(EcologiesGame(deck, players, mode, seed, max_rounds=20), seed)
-            assert state.winners()
+            assert state.is_over() and state.end_reason in END_REASONS

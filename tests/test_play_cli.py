@@ -160,5 +160,7 @@ def test_every_playable_game_follows_the_protocol(plugin, deck, mode, players):
             before = state.clone()
             state.apply(rng.choice(legal))
             assert before.legal_actions() == legal  # the clone did not move with the state
-        assert state.current_player == -1 and state.winners() and len(state.scores()) == players
+        assert state.current_player == -1 and len(state.scores()) == players
+        reasons = {reason.word: reason for reason in plugin.end_reasons}  # a closed set per game
+        assert state.end_reason in reasons and bool(state.winners()) == (not reasons[state.end_reason].cap)
         assert replay(plugin.new_game(deck, players, mode, seed), state.history).scores() == state.scores()

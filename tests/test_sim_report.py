@@ -11,7 +11,7 @@ import random
 import pytest
 
 from cardtool.sim.analysis import Spec, analyse
-from cardtool.sim.records import FINISHED, STALLED, SimRecord
+from cardtool.sim.records import CAPPED, FINISHED, SimRecord
 from cardtool.sim.report import cards_csv, render_html, render_pdf, simulation_context, summary_json
 
 CARDS = (("fox", "Red Fox"), ("oak", "Oak"), ("moss", "Moss"), ("wolf", "Grey Wolf"), ("dodo", "Dodo"))
@@ -25,29 +25,29 @@ RUN = {"finished_games": 400, "interrupted": False, "seconds": 1.0, "games_per_s
 
 
 def ecologies_like_records(games: int = 400) -> list[SimRecord]:
-    """Two seats; whoever plays the wolf mostly wins; nobody ever plays the dodo; a few games stall."""
+    """Two seats; whoever plays the wolf mostly wins; nobody ever plays the dodo; a few games are capped."""
     rng = random.Random(1)
     records = []
     for index in range(games):
         drawn = [rng.sample(["fox", "oak", "moss", "wolf", "dodo"], 3) for _ in range(2)]
         played = [[card for card in hand if card != "dodo" and rng.random() < 0.7] for hand in drawn]
         wolf = [seat for seat in range(2) if "wolf" in played[seat]]
-        stalled = index % 50 == 0
-        if stalled:
+        capped = index % 50 == 0
+        if capped:
             winners = ()
         elif len(wolf) == 1 and rng.random() < 0.85:
             winners = tuple(wolf)
         else:
             winners = (rng.randrange(2),)
         scores = tuple(12 if seat in winners else rng.randrange(4, 11) for seat in range(2))
-        turns = 60 if stalled else rng.randrange(18, 40)
+        turns = 60 if capped else rng.randrange(18, 40)
         curve = tuple(tuple(round(s * (r + 1) / 6) for s in scores) for r in range(6))
         biomes = {"CAV": rng.choice([None, rng.randrange(5, 30)]), "SWA": rng.randrange(3, 20), "URB": None}
         records.append(SimRecord(index, index, ("greedy", "random")[::1 if index % 2 else -1],
-                                 STALLED if stalled else FINISHED, scores, winners, turns, curve,
+                                 CAPPED if capped else FINISHED, scores, winners, turns, curve,
                                  {"drawn": tuple(map(tuple, drawn)), "played": tuple(map(tuple, played)),
                                   "destroyed": ((), ("oak",) if index % 7 == 0 else ())},
-                                 {"biomes": biomes}))
+                                 {"biomes": biomes}, "round-cap" if capped else "target"))
     return records
 
 
@@ -66,16 +66,16 @@ def test_ecologies_sections_light_up_from_the_records(analysis):
     assert wolf.impact.significant and wolf.impact.estimate > 0.2
     dodo = next(c for c in analysis.cards if c.id == "dodo")
     assert dodo.games["drawn"] > 0 and dodo.games["played"] == 0
-    assert analysis.stalled.k == 8 and analysis.finished == 392
+    assert analysis.capped.k == 8 and analysis.finished == 392
 
 
 def test_the_report_renders_with_its_charts(analysis):
     html = render_html("sim/report.html.j2", simulation_context(analysis, CONFIG, RUN))
-    for heading in ("Win rate per seat", "First-player advantage", "Win rate per bot", "Game length", "Scores",
+    for heading in ("How games ended", "Win rate per seat", "First-player advantage", "Win rate per bot", "Game length", "Scores",
                     "VP over the game", "Healthy biomes", "Cards"):
         assert f">{heading}<" in html, heading
     assert html.count("<svg") == 7  # seats, bots, length, scores, curve, biomes, cards
-    assert "Never played by any bot: Dodo" in html and "stalled" in html
+    assert "Never played by any bot: Dodo" in html and "No winner (capped)" in html
     pdf = render_pdf(html)
     assert pdf.startswith(b"%PDF") and len(pdf) > 10_000
 
@@ -86,7 +86,8 @@ def test_cards_csv_and_summary(analysis):
     assert "never_played" in lines[0] and len(lines) == 1 + len(CARDS)
     assert lines[-1].startswith("dodo,Dodo,") and lines[-1].endswith(",1")
     summary = summary_json(analysis, CONFIG, RUN)
-    assert summary["stalled"]["wins"] == 8 and summary["never_played"] == ["dodo"]
+    assert summary["capped"]["wins"] == 8 and summary["never_played"] == ["dodo"]
+    assert summary["end_reasons"]["round-cap"]["games"] == 8 and summary["end_reasons"]["target"]["games"] == 392
     assert summary["biomes"]["URB"]["healthy"]["rate"] == 0
     assert summary["config"]["deck_hash"] == "ab" * 32
 

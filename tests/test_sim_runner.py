@@ -1,4 +1,4 @@
-"""The simulation runner: seeds per game, the same records whatever --jobs, stalls, Ctrl-C, Dask."""
+"""The simulation runner: seeds per game, the same records whatever --jobs, caps, Ctrl-C, Dask."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from cardtool.games.symbiosis.layout import POND
 from cardtool.sim import runner
 from cardtool.sim.analysis import Spec, analyse
 from cardtool.sim.config import prepare
-from cardtool.sim.records import STALLED, SimRecord, from_jsonl, to_jsonl
+from cardtool.sim.records import CAPPED, SimRecord, from_jsonl, to_jsonl
 from tests.conftest import DECKS
 
 
@@ -49,12 +49,14 @@ def test_bots_rotate_through_the_seats(deck):
     assert fixed.bots_for(1) == ("greedy", "random", "greedy", "random")
 
 
-def test_a_game_stopped_at_the_turn_cap_is_counted_as_stalled(deck):
+def test_a_game_stopped_at_the_turn_cap_is_counted_as_capped_and_won_by_nobody(deck):
     setup = prepare(deck, games=6, players=3, seed=2, max_turns=10)
     records = runner.run(setup, jobs=1).records
-    assert len(records) == 6 and all(r.outcome == STALLED and r.winners == () and r.turns == 10 for r in records)
+    assert len(records) == 6 and all(r.outcome == CAPPED and r.winners == () and r.turns == 10 for r in records)
+    assert all(r.end_reason == "turn-cap" for r in records)
     analysis = analyse(records, Spec.of(PLUGIN, deck))
-    assert analysis.stalled.k == 6 and analysis.finished == 0 and all(seat.k == 0 for seat in analysis.seats)
+    assert analysis.capped.k == 6 and analysis.finished == 0 and all(seat.k == 0 for seat in analysis.seats)
+    assert {e.reason.word: e.games.k for e in analysis.endings} == {"complete": 0, "turn-cap": 6}
     assert records[0].curve[-1] == records[0].scores  # the curve ends with the scores at the cap
 
 

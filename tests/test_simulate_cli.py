@@ -36,8 +36,10 @@ def test_simulate_writes_every_output(simulated, capsys):
     games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert len(games) == 60 and [g["game"] for g in games] == list(range(60))
     first = games[0]
-    assert set(first) >= {"seed", "bots", "scores", "winners", "turns", "outcome", "cards", "curve", "extras"}
-    assert first["outcome"] == "finished" and all(1 <= w <= 3 for w in first["winners"])
+    assert set(first) >= {"seed", "bots", "scores", "winners", "turns", "outcome", "end_reason", "cards", "curve",
+                          "extras"}
+    assert first["outcome"] == "finished" and first["end_reason"] == "complete"
+    assert all(1 <= w <= 3 for w in first["winners"])
     assert set(first["extras"]) == {"points_by_rule", "points_by_column"}
     rows = list(csv.DictReader((out / "cards.csv").open()))
     assert len(rows) == len(load_deck(DECKS / "symbiosis").cards) and {"kept_games", "win_rate_when_kept", "never_taken"} <= set(rows[0])
@@ -55,7 +57,8 @@ def test_summary_records_the_effective_configuration(simulated):
     assert config["cardtool"] == __version__ and config["max_turns"] == 1000
     assert config["deck_hash"] == deck_hash(DECKS / "symbiosis") and len(config["deck_hash"]) == 64
     assert summary["run"]["finished_games"] == 60 and summary["run"]["interrupted"] is False
-    assert len(summary["seats"]) == 3 and summary["stalled"]["wins"] == 0
+    assert len(summary["seats"]) == 3 and summary["capped"]["wins"] == 0
+    assert summary["end_reasons"]["complete"]["games"] == 60 and summary["end_reasons"]["turn-cap"]["games"] == 0
 
 
 def test_the_same_seed_gives_the_same_games_on_every_number_of_jobs(simulated, run_cli, tmp_path):
@@ -71,7 +74,8 @@ def test_simulate_prints_where_the_report_is(run_cli, tmp_path, monkeypatch):
     code, out, _ = run_cli("simulate", DECKS / "symbiosis", "--games", "8", "--mode", "duel", "--jobs", "1",
                            "--max-turns", "5", "--out", tmp_path)
     assert code == 0
-    assert f"Report: {tmp_path / 'report.html'}" in out and "8 stalled" in out
+    assert f"Report: {tmp_path / 'report.html'}" in out and "8 capped (won by nobody)" in out
+    assert "End reasons: 8 turn-cap." in out
     assert "add --seed" in out  # no --seed: the drawn one is printed
 
 

@@ -35,6 +35,16 @@ def modes_help() -> str:
     return "; ".join(f"{g.title}: {', '.join(g.modes)}" for g in GAMES.values() if hasattr(g, "modes"))
 
 
+def caps_help() -> str:
+    """The caps games apply themselves besides --max-turns (e.g. a round limit), for the help."""
+    from cardtool.engine.protocol import TURN_CAP
+    from cardtool.games import GAMES
+
+    caps = [f"{g.title}: {r.word}, {r.text}" for g in GAMES.values() for r in getattr(g, "end_reasons", ())
+            if r.cap and r.word != TURN_CAP]
+    return ("The engines' own caps, also won by nobody: " + "; ".join(caps) + ".") if caps else ""
+
+
 def bots_help() -> str:
     """The bots of every playable game, for --bots's help."""
     from cardtool.games import GAMES

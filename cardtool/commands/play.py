@@ -98,14 +98,25 @@ def run(args: argparse.Namespace) -> int:
             print(text.start(state) + "\n", file=out)
         state = play(game, bots, on_turn=on_turn)
         print(text.final(state), file=out)
-        write({"event": "end", "turns": turns, "scores": [_jsonable(s) for s in state.scores()],
-               "winners": [seat + 1 for seat in state.winners()]})
+        print(end_line(plugin, state), file=out)
+        write({"event": "end", "turns": turns, "turns_played": state.turns_played, "end_reason": state.end_reason,
+               "scores": [_jsonable(s) for s in state.scores()], "winners": [seat + 1 for seat in state.winners()]})
     finally:
         if log is not None:
             log.close()
     if args.seed is None:
         print(f"\n(seed {seed}: add --seed {seed} to replay this game)", file=out)
     return 0
+
+
+def end_line(plugin: PlayableGame, state) -> str:
+    """'Game over after 31 turns: target (a player reached 12 VP).', and whether it counts as won."""
+    reasons = {reason.word: reason for reason in getattr(plugin, "end_reasons", ())}
+    reason = reasons.get(state.end_reason)
+    line = f"Game over after {state.turns_played} turns: {state.end_reason}"
+    if reason is None:
+        return line + "."
+    return line + f" ({reason.text})" + (": a cap, so nobody wins." if reason.cap else ".")
 
 
 def _mode(plugin: PlayableGame, mode: str | None) -> str:

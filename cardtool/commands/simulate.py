@@ -11,12 +11,12 @@ import random
 import sys
 from pathlib import Path
 
-from cardtool.commands.common import add_deck_argument, bots_help, deck_from, modes_help
+from cardtool.commands.common import add_deck_argument, bots_help, caps_help, deck_from, modes_help
 from cardtool.errors import UsageError
 from cardtool.render.output import check_out_folder, staged_dir
 from cardtool.sim.analysis import Spec, analyse
 from cardtool.sim.config import DEFAULT_MAX_TURNS, Setup, config_json, prepare, simulated_game
-from cardtool.sim.report import run_json, simulation_files, write_outputs
+from cardtool.sim.report import ending_counts, run_json, simulation_files, write_outputs
 from cardtool.sim.runner import RunResult, check_jobs, progress_bar, run as run_games
 
 NAME = "simulate"
@@ -54,7 +54,9 @@ def add_simulation_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the run's seed; game i is played from a seed derived from (S, i) (default: a random "
                              "seed, printed and recorded)")
     parser.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS, metavar="T",
-                        help=f"stop a game after T turns and count it as stalled (default {DEFAULT_MAX_TURNS})")
+                        help=f"stop a game still going after T turns (a turn is one seat's go, however many actions "
+                             f"it takes) and count it as capped, end reason turn-cap, won by nobody (default "
+                             f"{DEFAULT_MAX_TURNS}). {caps_help()}")
     parser.add_argument("--jobs", type=int, metavar="J", help="worker processes (default: every core)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                         help="run on this Dask distributed scheduler instead (needs cardtool[cluster])")
@@ -121,8 +123,17 @@ def run(args: argparse.Namespace) -> int:
 
     a = analysis
     print(f"{len(result.records)} games in {result.seconds:.1f} s ({result.games_per_second:,.0f} games/s): "
-          f"{a.finished} finished, {a.stalled.k} stalled.")
-    print("Win rate per seat: " + ", ".join(f"{i + 1}: {100 * r.value:.1f}%" for i, r in enumerate(a.seats)))
+          f"{a.finished} ended by the rules, {a.capped.k} capped (won by nobody).")
+    print(f"End reasons: {ending_counts(a)}.")
+    for ending in a.endings:
+        if ending.reason.cap and ending.games.k:
+            print(f"  {ending.games.k} {ending.reason.word}: {ending.reason.text}")
+    if a.teams:
+        print("Win rate per team: " + ", ".join(f"{side.name}: {100 * side.win.value:.1f}%" for side in a.sides))
+    else:
+        print("Win rate per seat: " + ", ".join(f"{i + 1}: {100 * r.value:.1f}%" for i, r in enumerate(a.seats)))
+    if a.capped.k:
+        print(f"No winner (capped): {100 * a.capped.value:.1f}%")
     if args.seed is None:
         print(f"(seed {seed}: add --seed {seed} to repeat this run)")
     print(f"Report: {out / 'report.html'} (and report.pdf); data: games.jsonl, summary.json, cards.csv")

@@ -11,11 +11,11 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardtool.engine.protocol import Action, Bot, Game, State
+from cardtool.engine.protocol import TURN_CAP, Action, Bot, Game, State
 from cardtool.engine.seeds import derive_seed
 from cardtool.errors import IllegalActionError
 
-#: Called after every turn with the state before it (a clone), the action and the state after it.
+#: Called after every action with the state before it (a clone), the action and the state after it.
 TurnHook = Callable[[State, Action, State], None]
 
 
@@ -26,13 +26,19 @@ def bot_rng(game: Game, seat: int, bot: Bot) -> random.Random:
 
 def play(game: Game, bots: Sequence[Bot], *, on_turn: TurnHook | None = None,
          max_turns: int | None = None) -> State:
-    """Play a game from its seed to the end (or max_turns) and return the final state."""
+    """Play a game from its seed to the end and return the final state.
+
+    With max_turns, a game still going once that many turns are complete is halted (end reason
+    TURN_CAP, no winner). A turn is one seat's go, however many actions it takes (`turns_played`).
+    """
     if len(bots) != game.players:
         raise ValueError(f"{len(bots)} bots for {game.players} seats")
     state = game.new_initial_state()
     rngs = [bot_rng(game, seat, bot) for seat, bot in enumerate(bots)]
-    turns = 0
-    while not state.is_over() and (max_turns is None or turns < max_turns):
+    while not state.is_over():
+        if max_turns is not None and state.turns_played >= max_turns:
+            state.halt(TURN_CAP)
+            break
         seat = state.current_player
         legal = state.legal_actions()
         action = bots[seat].choose(state.observation(seat), legal, rngs[seat])
@@ -41,7 +47,6 @@ def play(game: Game, bots: Sequence[Bot], *, on_turn: TurnHook | None = None,
                                      "which is not legal now")
         before = state.clone() if on_turn is not None else None
         state.apply(action)
-        turns += 1
         if on_turn is not None:
             on_turn(before, action, state)
     return state

@@ -20,6 +20,8 @@ from cardtool.errors import IllegalActionError
 #: An action is any hashable, immutable value a game defines (usually a frozen dataclass).
 Action = Hashable
 Score = int | Fraction
+#: The end reason of a game the playout loop stopped after its turn cap (`--max-turns`): nobody wins it.
+TURN_CAP = "turn-cap"
 
 
 @runtime_checkable
@@ -46,7 +48,20 @@ class State(Protocol):
         """Each seat's score (VP or points); exact values, never floats."""
 
     def winners(self) -> list[int]:
-        """Seats sharing the victory once the game is over (several on a tie)."""
+        """Seats sharing the victory once the game is over (several on a tie); none after a cap."""
+
+    @property
+    def end_reason(self) -> str:
+        """Why the game is over, a word of its game's closed set (e.g. "target"), or TURN_CAP once halted
+        by the playout loop; "" while it goes on."""
+
+    @property
+    def turns_played(self) -> int:
+        """Turns completed so far. A turn is one seat's go and may take several actions (answers, choices)."""
+
+    def halt(self, reason: str) -> None:
+        """Stop the game here, outside its rules (a cap such as TURN_CAP): is_over() turns true,
+        winners() stays empty and end_reason is `reason`."""
 
     def observation(self, player: int) -> Any:
         """What one seat may know, as an immutable value: its hand, the public table, never hidden cards."""
@@ -57,9 +72,6 @@ class State(Protocol):
     def describe(self, action: Action) -> str:
         """A line a person can read for an action in this state."""
 
-
-class Game(Protocol):
-    """Static facts of one game: deck, seats, mode and seed; makes the initial state."""
 
 @dataclass(frozen=True)
 class Seat:
@@ -77,6 +89,9 @@ class Seat:
     #: Public rule options the game was set up with, as sorted (name, value) pairs (e.g. a playtest cap).
     rules: tuple[tuple[str, Any], ...] = ()
 
+
+class Game(Protocol):
+    """Static facts of one game: deck, seats, mode and seed; makes the initial state."""
 
     players: int
     mode: str

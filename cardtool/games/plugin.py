@@ -113,9 +113,13 @@ class GameRecord:
     Fraction). Everything here must be JSON-ready once scores are turned into numbers.
     """
 
-    scores: tuple[Score, ...]  # each seat's final score (at the turn cap, for a stalled game)
-    winners: tuple[int, ...]  # seats sharing the victory (several on a tie); () when the game is not over
-    turns: int  # turns played: actions applied from the deal to the end (or the cap)
+    scores: tuple[Score, ...]  # each seat's final score (where a cap stopped it, for a capped game)
+    winners: tuple[int, ...]  # seats sharing the victory (several on a tie); () when a cap stopped the game
+    turns: int  # turns played (state.turns_played): a seat's turn counts once, however many actions it took
+    end_reason: str = ""  # why the game ended: one of the game's `end_reasons` words
+    capped: bool = False  # a cap outside the rules stopped it (the engine's or --max-turns): nobody won
+    #: The seats that win together (Symbiosis Team mode: ((0, 2), (1, 3))); () when every seat plays alone.
+    teams: tuple[tuple[int, ...], ...] = ()
     #: Each seat's score after each round (a round: every seat has had one turn), round 1 first;
     #: the last entry is the final scores when the game ends mid-round. () when the game has no curve.
     curve: tuple[tuple[Score, ...], ...] = ()
@@ -132,11 +136,20 @@ class GameRecord:
     extras: Mapping[str, object] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class EndReason:
+    """One way a game can end, as games.jsonl and the report name it."""
+
+    word: str  # e.g. "target", "round-cap"
+    text: str  # what it means, for people: "a player reached 12 VP"
+    cap: bool = False  # a safeguard outside the rules: the game is counted as won by nobody
+
+
 @runtime_checkable
 class RecordsGames(Protocol):
     """A PlayableGame that `cardtool simulate` and `cardtool compare` can run at scale.
 
-    After a game (finished, or stopped at the turn cap, then `state.is_over()` is false and the record's
+    After a game (finished by the rules, or stopped by a cap, then the record is `capped` and its
     winners are empty) the simulator calls `record(game, state)` once, in the worker that played it; the
     record must depend only on the game and the state (the state's own history or events list), so
     it is the same whichever process plays the game. It is called once per game, so it may replay the
@@ -153,6 +166,9 @@ class RecordsGames(Protocol):
     #: The event that is a bot's choice: cards it never happens to over a run are flagged as cards the
     #: bots never play (e.g. "played"; Symbiosis: "taken" from the River).
     choice_event: str
+    #: Every way this game's states can end (cardtool.engine.protocol.State.end_reason), the turn cap
+    #: of the playout loop (TURN_CAP) included: a small closed set, in the order the report lists them.
+    end_reasons: tuple[EndReason, ...]
 
     def record(self, game: Game, state: State) -> GameRecord:
         """The record of one game from its final (or capped) state."""

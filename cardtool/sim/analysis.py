@@ -5,8 +5,10 @@ Everything is computed from the records alone (plus the deck's card list and the
 so a report lights up for a game as soon as its records carry the data: e.g. `biomes` in the extras
 gives the section on healthy biomes, `points_by_<what>` a table of points by <what>.
 
-The unit of a win rate is a seat in a game: a shared victory is a win for each seat sharing it, and
-a stalled game is a game that no seat won.
+The unit of a win rate is a side in a game: a seat, or in a team mode a team (a partnership's win is
+one win of the team, not a tie of its seats). A shared victory (a tie) is a win for each side sharing
+it, and a capped game (stopped by a safeguard outside the rules) is a game that nobody won: it is
+counted as its own outcome, with the end reason that stopped it.
 """
 
 from __future__ import annotations
@@ -16,9 +18,14 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from cardtool.engine.protocol import TURN_CAP
+from cardtool.games.plugin import EndReason
 from cardtool.sim import stats
 from cardtool.sim.records import SimRecord
 from cardtool.sim.stats import Difference, Rate
+
+
+TURN_CAP_REASON = EndReason(TURN_CAP, "stopped after --max-turns turns: not an ending of the rules", cap=True)
 
 
 @dataclass(frozen=True)
@@ -30,21 +37,28 @@ class Spec:
     impact_event: str = ""
     choice_event: str = ""
     cards: tuple[tuple[str, str], ...] = ()  # (card id, name) of every card in the deck, in deck order
+    #: The game's end reasons (cardtool.games.plugin.EndReason), in the order the report lists them.
+    end_reasons: tuple[EndReason, ...] = (TURN_CAP_REASON,)
 
     @classmethod
     def of(cls, plugin, deck) -> "Spec":
+        reasons = tuple(getattr(plugin, "end_reasons", ()))
+        if TURN_CAP not in {reason.word for reason in reasons}:
+            reasons += (TURN_CAP_REASON,)
         return cls(plugin.score_name, tuple(plugin.card_events), plugin.impact_event, plugin.choice_event,
-                   tuple((card.id, card.name) for card in deck.cards))
+                   tuple((card.id, card.name) for card in deck.cards), reasons)
 
     def to_json(self) -> dict:
         return {"score_name": self.score_name, "card_events": list(self.card_events),
                 "impact_event": self.impact_event, "choice_event": self.choice_event,
-                "cards": [list(pair) for pair in self.cards]}
+                "cards": [list(pair) for pair in self.cards],
+                "end_reasons": [{"reason": r.word, "text": r.text, "cap": r.cap} for r in self.end_reasons]}
 
     @classmethod
     def from_json(cls, data: dict) -> "Spec":
+        reasons = tuple(EndReason(r["reason"], r["text"], r["cap"]) for r in data.get("end_reasons", ()))
         return cls(data["score_name"], tuple(data["card_events"]), data["impact_event"], data["choice_event"],
-                   tuple(tuple(pair) for pair in data["cards"]))
+                   tuple(tuple(pair) for pair in data["cards"]), reasons or (TURN_CAP_REASON,))
 
 
 @dataclass(frozen=True)
@@ -102,17 +116,42 @@ class Breakdown:
 
 
 @dataclass(frozen=True)
+class Ending:
+    """How many games ended for one reason."""
+
+    reason: EndReason
+    games: Rate  # of every game
+
+
+@dataclass(frozen=True)
+class Side:
+    """Who wins together: one seat, or a team's seats (seats from 0), and how often it won."""
+
+    seats: tuple[int, ...]
+    win: Rate
+    score: Summary  # its final score (a team's is its two ponds added up, as each partner's score is)
+
+    @property
+    def name(self) -> str:
+        if len(self.seats) == 1:
+            return f"seat {self.seats[0] + 1}"
+        return "team of seats " + ", ".join(str(s + 1) for s in self.seats[:-1]) + f" and {self.seats[-1] + 1}"
+
+
+@dataclass(frozen=True)
 class Analysis:
     spec: Spec
     games: int
-    finished: int
-    stalled: Rate
-    shared: int  # finished games won by several seats (a tie, or in a team mode partners)
+    finished: int  # games that ended by the rules
+    capped: Rate  # games a cap stopped (nobody won them)
+    endings: list[Ending]  # every end reason of the game, with how many games ended so
+    shared: int  # finished games won by more than one side: a tie (a team's own win is not one)
     players: int
-    seats: list[Rate]  # win rate per seat
+    seats: list[Rate]  # win rate per seat (a team's win counts for each partner)
     seat_scores: list[Summary]
-    average_seat: float  # the mean of the seats' win rates: what every seat would get in a fair game
-    first_player: Difference  # seat 1's win rate minus the average seat's
+    sides: list[Side]  # who plays to win: each seat, or in a team mode each team
+    average_seat: float  # the mean of the sides' win rates: what every side would get in a fair game
+    first_player: Difference  # the win rate of seat 1 (its team, in a team mode) minus the average side's
     bots: dict[str, Rate]
     bot_scores: dict[str, Summary]
     length: Summary  # turns, over every game
@@ -128,17 +167,30 @@ class Analysis:
     def never_chosen(self) -> list[CardImpact]:
         return [card for card in self.cards if card.never_chosen]
 
+    @property
+    def teams(self) -> bool:
+        """Whether seats played in teams (then win rates are per team)."""
+        return any(len(side.seats) > 1 for side in self.sides)
+
 
 def analyse(records: Sequence[SimRecord], spec: Spec) -> Analysis:
     """Everything the report, summary.json and cards.csv say, from the records."""
     n = len(records)
     players = max((r.players for r in records), default=0)
-    finished = [r for r in records if not r.stalled]
+    finished = [r for r in records if not r.capped]
     wins = [sum(r.won(seat) for r in records) for seat in range(players)]
     seats = [Rate.of(k, n) for k in wins]
-    average = sum(wins) / (n * players) if n and players else math.nan
-    first = (Difference(seats[0].value - average, seats[0].low - average, seats[0].high - average,
-                        stats.rate_against(wins[0], n, average)) if n and players else Difference(math.nan, math.nan, math.nan, 1.0))
+    scores = [[r.scores[seat] for r in records] for seat in range(players)]
+    groups = records[0].sides if records else ()
+    side_wins = [sum(r.side_won(side) for r in records) for side in groups]
+    sides = [Side(side, Rate.of(k, n), Summary.of(scores[side[0]])) for side, k in zip(groups, side_wins)]
+    average = sum(side_wins) / (n * len(groups)) if n and groups else math.nan
+    if sides:
+        first_side = sides[0].win
+        first = Difference(first_side.value - average, first_side.low - average, first_side.high - average,
+                           stats.rate_against(first_side.k, n, average))
+    else:
+        first = Difference(math.nan, math.nan, math.nan, 1.0)
     first = first.marked(first.p < stats.ALPHA)
     bot_wins: Counter = Counter()
     bot_seats: Counter = Counter()
@@ -148,18 +200,27 @@ def analyse(records: Sequence[SimRecord], spec: Spec) -> Analysis:
             bot_seats[name] += 1
             bot_wins[name] += r.won(seat)
             bot_points[name].append(r.scores[seat])
-    scores = [[r.scores[seat] for r in records] for seat in range(players)]
     lengths = [r.turns for r in records]
     winning = [max(r.scores) for r in finished]
-    shared = sum(1 for r in finished if len(r.winners) > 1)
+    shared = sum(1 for r in finished if r.winning_sides > 1)
     return Analysis(
-        spec=spec, games=n, finished=len(finished), stalled=Rate.of(n - len(finished), n), shared=shared,
-        players=players, seats=seats, seat_scores=[Summary.of(s) for s in scores], average_seat=average,
+        spec=spec, games=n, finished=len(finished), capped=Rate.of(n - len(finished), n),
+        endings=_endings(records, spec), shared=shared, players=players, seats=seats,
+        seat_scores=[Summary.of(s) for s in scores], sides=sides, average_seat=average,
         first_player=first, bots={name: Rate.of(bot_wins[name], bot_seats[name]) for name in sorted(bot_seats)},
         bot_scores={name: Summary.of(bot_points[name]) for name in sorted(bot_seats)},
         length=Summary.of(lengths), lengths=lengths, scores=scores, winning_scores=Summary.of(winning),
         curve=_curve(records, players), cards=_cards(records, spec), biomes=_biomes(records),
         breakdowns=_breakdowns(records))
+
+
+def _endings(records: Sequence[SimRecord], spec: Spec) -> list[Ending]:
+    """Every end reason the game declares (in its order), then any other a record names."""
+    counts = Counter(r.end_reason or (TURN_CAP if r.capped else "unknown") for r in records)  # older files
+    known = {reason.word: reason for reason in spec.end_reasons}
+    reasons = list(spec.end_reasons) + [EndReason(word, "(not one of the game's end reasons)", cap=False)
+                                        for word in counts if word not in known]
+    return [Ending(reason, Rate.of(counts[reason.word], len(records))) for reason in reasons]
 
 
 def _curve(records: Sequence[SimRecord], players: int) -> list[list[float]]:

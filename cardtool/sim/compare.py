@@ -57,11 +57,14 @@ def compare(records_a: Sequence[SimRecord], records_b: Sequence[SimRecord], a: A
         rows.append(Row(name, _mean(first, digits), _mean(second, digits),
                         stats.paired_mean_difference(second, first), "mean"))
 
-    for seat in range(players):
-        label = f"Seat {seat + 1} win rate" + (" (plays first)" if seat == 0 else "")
-        paired_rate(label, lambda r, s=seat: r.won(s))
-    paired_rate("Stalled games", lambda r: r.stalled)
-    paired_rate("Games won by several seats", lambda r: not r.stalled and len(r.winners) > 1)
+    for side in a.sides:  # each seat, or in a team mode each team
+        label = f"{side.name.capitalize()} win rate" + (" (plays first)" if 0 in side.seats else "")
+        paired_rate(label, lambda r, s=side.seats: r.side_won(s))
+    paired_rate("Capped games (no winner)", lambda r: r.capped)
+    for ending in a.endings:
+        if ending.games.k or any(e.games.k for e in b.endings if e.reason.word == ending.reason.word):
+            paired_rate(f"Games ending {ending.reason.word}", lambda r, w=ending.reason.word: r.end_reason == w)
+    paired_rate(f"Ties (won by several {'teams' if a.teams else 'seats'})", lambda r: r.winning_sides > 1)
     bots = sorted({name for r, _ in pairs for name in r.bots})
     if len(bots) > 1:
         for bot in bots:
@@ -73,7 +76,7 @@ def compare(records_a: Sequence[SimRecord], records_b: Sequence[SimRecord], a: A
     score = a.spec.score_name
     for seat in range(players):
         paired_mean(f"Seat {seat + 1} mean {score}", lambda r, s=seat: r.scores[s])
-    paired_mean(f"Winning {score}", lambda r: None if r.stalled else max(r.scores))
+    paired_mean(f"Winning {score}", lambda r: None if r.capped else max(r.scores))
     codes = [bio.code for bio in a.biomes if bio.code in {x.code for x in b.biomes}]
     for code in codes:
         paired_rate(f"Biome {code} becomes healthy",

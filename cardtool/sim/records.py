@@ -1,5 +1,7 @@
 """One record per simulated game: what the game reported, with the seed, the bots and the outcome.
 
+The outcome is `finished` (by the game's rules: the record's end reason says which ending) or `capped`
+(a safeguard outside the rules stopped it, the game's own or --max-turns: nobody won it).
 In memory seats count from 0, as in the engine; in games.jsonl they count from 1, as people and
 `cardtool play` count them (the first to play is seat 1).
 """
@@ -13,7 +15,7 @@ from fractions import Fraction
 
 from cardtool.games.plugin import GameRecord
 
-FINISHED, STALLED = "finished", "stalled"
+FINISHED, CAPPED = "finished", "capped"
 
 
 @dataclass(frozen=True)
@@ -23,47 +25,71 @@ class SimRecord:
     index: int  # game number within the run, from 0
     seed: int  # the game's own seed, derived from the run's seed and the index
     bots: tuple[str, ...]  # bot name per seat
-    outcome: str  # FINISHED, or STALLED when the turn cap stopped the game
+    outcome: str  # FINISHED, or CAPPED when a cap stopped the game
     scores: tuple[float, ...]
     winners: tuple[int, ...]
     turns: int
     curve: tuple[tuple[float, ...], ...] = ()
     cards: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     extras: Mapping[str, object] = field(default_factory=dict)
+    end_reason: str = ""  # one of the game's end reason words (e.g. "target", "round-cap")
+    teams: tuple[tuple[int, ...], ...] = ()  # seats that win together; () when each plays alone
 
     @classmethod
     def of(cls, index: int, seed: int, bots: tuple[str, ...], over: bool, record: GameRecord) -> "SimRecord":
-        return cls(index, seed, tuple(bots), FINISHED if over else STALLED,
-                   tuple(_number(s) for s in record.scores), tuple(record.winners) if over else (),
+        """The record of a game the simulator played; `over` is the state's is_over() (a game the loop
+        left unfinished counts as capped)."""
+        capped = record.capped or not over
+        return cls(index, seed, tuple(bots), CAPPED if capped else FINISHED,
+                   tuple(_number(s) for s in record.scores), () if capped else tuple(record.winners),
                    record.turns, tuple(tuple(_number(s) for s in row) for row in record.curve),
                    {event: tuple(tuple(ids) for ids in seats) for event, seats in record.cards.items()},
-                   dict(record.extras))
+                   dict(record.extras), record.end_reason, tuple(tuple(team) for team in record.teams))
 
     @property
     def players(self) -> int:
         return len(self.bots)
 
     @property
-    def stalled(self) -> bool:
-        return self.outcome == STALLED
+    def capped(self) -> bool:
+        return self.outcome == CAPPED
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """Who plays to win: the teams, or each seat alone."""
+        return self.teams or tuple((seat,) for seat in range(self.players))
 
     def won(self, seat: int) -> bool:
         return seat in self.winners
 
+    def side_won(self, side: tuple[int, ...]) -> bool:
+        return any(seat in self.winners for seat in side)
+
+    @property
+    def winning_sides(self) -> int:
+        """How many sides (teams, or seats) share the victory: 0 capped, 1 a win, more a tie."""
+        return sum(1 for side in self.sides if self.side_won(side))
+
     def to_json(self) -> dict:
-        return {"game": self.index, "seed": self.seed, "bots": list(self.bots), "outcome": self.outcome,
-                "scores": list(self.scores), "winners": [seat + 1 for seat in self.winners], "turns": self.turns,
+        data = {"game": self.index, "seed": self.seed, "bots": list(self.bots), "outcome": self.outcome,
+                "end_reason": self.end_reason, "scores": list(self.scores),
+                "winners": [seat + 1 for seat in self.winners], "turns": self.turns,
                 "curve": [list(row) for row in self.curve],
                 "cards": {event: [list(ids) for ids in seats] for event, seats in self.cards.items()},
                 "extras": self.extras}
+        if self.teams:
+            data["teams"] = [[seat + 1 for seat in team] for team in self.teams]
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> "SimRecord":
-        return cls(data["game"], data["seed"], tuple(data["bots"]), data["outcome"], tuple(data["scores"]),
+        outcome = CAPPED if data["outcome"] == "stalled" else data["outcome"]  # files written before end reasons
+        return cls(data["game"], data["seed"], tuple(data["bots"]), outcome, tuple(data["scores"]),
                    tuple(seat - 1 for seat in data["winners"]), data["turns"],
                    tuple(tuple(row) for row in data.get("curve", ())),
                    {event: tuple(tuple(ids) for ids in seats) for event, seats in data.get("cards", {}).items()},
-                   data.get("extras", {}))
+                   data.get("extras", {}), data.get("end_reason", ""),
+                   tuple(tuple(seat - 1 for seat in team) for team in data.get("teams", ())))
 
 
 def to_jsonl(records) -> str:

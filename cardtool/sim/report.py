@@ -70,27 +70,33 @@ def simulation_context(analysis: Analysis, config: Mapping, run: Mapping) -> dic
     name = a.spec.score_name
     seats = seat_names(a.players)
     first = a.first_player
-    verdict = ("no evidence that the first seat is favoured or handicapped" if not first.significant else
-               "the first seat is favoured" if first.estimate > 0 else "the first seat is handicapped")
+    who = "the first seat's team" if a.teams else "the first seat"
+    verdict = (f"no evidence that {who} is favoured or handicapped" if not first.significant else
+               f"{who} is favoured" if first.estimate > 0 else f"{who} is handicapped")
+    side_word = "team" if a.teams else "seat"
     context = {
         "title": f"{PAGE_TITLE}: {config['deck_name']}",
         "config": config, "run": run, "score_name": name, "score_title": name[:1].upper() + name[1:],
         "findings": _findings(a, verdict),
-        "seats": [{"name": s.capitalize(), "rate": rate_text(r), "wins": r.k, "score": number(score.mean),
-                   "median": number(score.median)} for s, r, score in zip(seats, a.seats, a.seat_scores)],
+        "teams": a.teams, "side_word": side_word,
+        "seats": [{"name": side.name.capitalize(), "rate": rate_text(side.win), "wins": side.win.k,
+                   "score": number(side.score.mean), "median": number(side.score.median)} for side in a.sides],
+        "capped_row": {"rate": rate_text(a.capped), "games": a.capped.k},
+        "endings": [{"reason": e.reason.word, "text": e.reason.text, "games": e.games.k, "rate": rate_text(e.games),
+                     "cap": e.reason.cap} for e in a.endings],
         "average_seat": percent(a.average_seat),
-        "seat_chart": charts.rates([s.capitalize() for s in seats], [("", a.seats)], reference=a.average_seat,
-                                   reference_label="average seat"),
-        "first": {"rate": rate_text(a.seats[0]) if a.seats else "–", "average": percent(a.average_seat),
+        "seat_chart": charts.rates([side.name.capitalize() for side in a.sides], [("", [side.win for side in a.sides])],
+                                   reference=a.average_seat, reference_label=f"average {side_word}"),
+        "first": {"rate": rate_text(a.sides[0].win) if a.sides else "–", "average": percent(a.average_seat),
                   "difference": rate_diff(first), "p": p_text(first.p), "significant": first.significant,
-                  "verdict": verdict},
+                  "verdict": verdict, "who": a.sides[0].name if a.sides else "seat 1"},
         "bots": [{"name": bot, "rate": rate_text(r), "seats": r.n, "score": number(a.bot_scores[bot].mean)}
                  for bot, r in a.bots.items()],
         "bot_chart": charts.rates(list(a.bots), [("", list(a.bots.values()))]) if len(a.bots) > 1 else "",
         "length": {"median": number(a.length.median, 0), "p95": number(a.length.p95, 0),
                    "mean": number(a.length.mean), "min": number(a.length.minimum, 0),
-                   "max": number(a.length.maximum, 0), "stalled": rate_text(a.stalled),
-                   "stalled_games": a.stalled.k, "max_turns": config["max_turns"]},
+                   "max": number(a.length.maximum, 0), "capped": rate_text(a.capped),
+                   "capped_games": a.capped.k, "max_turns": config["max_turns"]},
         "length_chart": charts.histogram([("", a.lengths)], xlabel="turns",
                                          marks=[("median", a.length.median), ("p95", a.length.p95)]),
         "scores": {"winning": number(a.winning_scores.median), "winning_p95": number(a.winning_scores.p95),
@@ -113,12 +119,22 @@ def simulation_context(analysis: Analysis, config: Mapping, run: Mapping) -> dic
     return context
 
 
+def ending_counts(a: Analysis) -> str:
+    """'188 round-cap, 12 target': the end reasons that happened, most frequent first."""
+    happened = sorted((e for e in a.endings if e.games.k), key=lambda e: -e.games.k)
+    return ", ".join(f"{e.games.k} {e.reason.word}" for e in happened)
+
+
 def _findings(a: Analysis, verdict: str) -> list[str]:
-    findings = [f"{a.games} games: {a.finished} finished, {a.stalled.k} stalled at the turn cap"
-                + (f" ({percent(a.stalled.value)})" if a.stalled.k else "") + "."]
-    if a.seats:
-        findings.append(f"Seat 1 wins {rate_text(a.seats[0])} of its games; the average seat "
-                        f"{percent(a.average_seat)}: {verdict}.")
+    line = f"{a.games} games: {a.finished} ended by the rules, {a.capped.k} stopped by a cap"
+    if a.capped.k:
+        caps = [e for e in a.endings if e.reason.cap and e.games.k]
+        line += (f" ({rate_text(a.capped)}; won by nobody: "
+                 + "; ".join(f"{e.games.k} {e.reason.word}, {e.reason.text}" for e in caps) + ")")
+    findings = [line + ". How they ended: " + ending_counts(a) + "."]
+    if a.sides:
+        findings.append(f"{a.sides[0].name.capitalize()} wins {rate_text(a.sides[0].win)} of its games; the average "
+                        f"{'team' if a.teams else 'seat'} {percent(a.average_seat)}: {verdict}.")
     if len(a.bots) > 1:
         best = max(a.bots, key=lambda b: a.bots[b].value)
         findings.append(f"The strongest bot is {best}, winning {rate_text(a.bots[best])}.")
@@ -229,9 +245,14 @@ def summary_json(analysis: Analysis, config: Mapping, run: Mapping) -> dict:
     a = analysis
     return {
         "config": dict(config), "run": dict(run),
-        "games": a.games, "finished": a.finished, "stalled": rate_json(a.stalled), "shared_wins": a.shared,
+        "games": a.games, "finished": a.finished, "capped": rate_json(a.capped), "shared_wins": a.shared,
+        "end_reasons": {e.reason.word: {"games": e.games.k, "rate": _j(e.games.value),
+                                        "ci95": [_j(e.games.low), _j(e.games.high)], "cap": e.reason.cap,
+                                        "text": e.reason.text} for e in a.endings},
         "seats": [{"seat": i + 1, "win": rate_json(r), "mean_score": _j(s.mean), "median_score": _j(s.median)}
                   for i, (r, s) in enumerate(zip(a.seats, a.seat_scores))],
+        **({"teams": [{"seats": [seat + 1 for seat in side.seats], "win": rate_json(side.win),
+                       "mean_score": _j(side.score.mean)} for side in a.sides]} if a.teams else {}),
         "average_seat_win_rate": _j(a.average_seat), "first_player_advantage": diff_json(a.first_player),
         "bots": {name: {"win": rate_json(r), "mean_score": _j(a.bot_scores[name].mean)} for name, r in a.bots.items()},
         "length": {"median": _j(a.length.median), "p95": _j(a.length.p95), "mean": _j(a.length.mean),

@@ -5,13 +5,25 @@ Everything is read from the final state's events (state.py), so nothing is repla
 `played` (from hand onto the table), `destroyed` (by a factor card), `starved` (discarded for want of
 food) and `kept` (on the seat's ecologies at the end). Extras: `biomes` (for each biome started in the
 game, the first turn, counted from 1, at which any web of it was healthy, or None) and
-`points_by_source` (organisms and effects, per seat).
+`points_by_source` (organisms and effects, per seat). End reasons: the state's (state.END_REASONS).
 """
 
 from __future__ import annotations
 
-from cardtool.games.plugin import GameRecord
+from cardtool.engine.protocol import TURN_CAP
+from cardtool.games.ecologies.engine import MAX_ROUNDS
+from cardtool.games.ecologies.rules import TARGET_VP
+from cardtool.games.ecologies.state import CAPS, DECK_OUT, EXHAUSTED, ROUND_CAP, TARGET
+from cardtool.games.plugin import EndReason, GameRecord
 
+END_REASONS = (
+    EndReason(TARGET, f"a player reached {TARGET_VP} VP"),
+    EndReason(EXHAUSTED, "deck and discard pile exhausted, then a round of turns without a card played"),
+    EndReason(DECK_OUT, "the deck ran out (simplified game; alone: the deck used up, then the hand played out)"),
+    EndReason(ROUND_CAP, f"stopped by the engine's safeguard after {MAX_ROUNDS['multi']} rounds, "
+                         f"{MAX_ROUNDS['single']} alone (engine.MAX_ROUNDS): not a rulebook ending", cap=True),
+    EndReason(TURN_CAP, "stopped after --max-turns turns: not a rulebook ending", cap=True),
+)
 CARD_EVENTS = ("dealt", "drawn", "played", "destroyed", "starved", "kept")
 IMPACT_EVENT = "played"  # the seat put the card on the table
 CHOICE_EVENT = "played"  # a card the bots never play is flagged
@@ -52,6 +64,7 @@ def record(game, final) -> GameRecord:
                         for e in final.ecos.values() if e.owner == seat)
         points.append({"organisms": float(organisms), "effects": float(scores[seat] - organisms)})
     return GameRecord(
-        scores=scores, winners=tuple(final.winners()), turns=final.turn + 1, curve=tuple(curve),
+        scores=scores, winners=tuple(final.winners()), turns=final.turns_played, curve=tuple(curve),
+        end_reason=final.end_reason, capped=final.end_reason in CAPS,
         cards={event: tuple(map(tuple, seats)) for event, seats in cards.items()},
         extras={"biomes": biomes, "points_by_source": points})

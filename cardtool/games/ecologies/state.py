@@ -21,9 +21,18 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import NamedTuple
 
+from cardtool.engine.protocol import TURN_CAP
 from cardtool.games.ecologies.arrange import NO_WEIGHTS, ROLE_NUMBER, arrange
 from cardtool.games.ecologies.model import Effect
 from cardtool.games.ecologies.table import matches
+
+#: Why a game ends (`state.end_reason`), a closed set. By the rulebook: a player reached 12 VP
+#: (multiplayer and simplified); deck and discard pile exhausted, then a round without a card played
+#: (multiplayer); the deck ran out (simplified; alone, the hand then played out). Outside the rules:
+#: the engine's round cap (engine.MAX_ROUNDS) and the playout's turn cap (--max-turns), won by nobody.
+TARGET, EXHAUSTED, DECK_OUT, ROUND_CAP = "target", "exhausted", "deck-out", "round-cap"
+END_REASONS = (TARGET, EXHAUSTED, DECK_OUT, ROUND_CAP, TURN_CAP)
+CAPS = frozenset((ROUND_CAP, TURN_CAP))
 
 
 class Eco(NamedTuple):
@@ -124,12 +133,29 @@ class EcologiesState:
         return [self.vp(seat) for seat in range(self.game.players)]
 
     def winners(self) -> list[int]:
-        """The seats with the most VP once the game is over (several on a tie: a shared victory)."""
-        if not self.over:
+        """The seats with the most VP once the game is over (several on a tie: a shared victory);
+        nobody when a cap stopped it."""
+        if not self.over or self.end_reason in CAPS:
             return []
         scores = self.scores()
         best = max(scores)
         return [seat for seat, score in enumerate(scores) if score == best]
+
+    @property
+    def turns_played(self) -> int:
+        """Turns completed: the turn in progress counts once the game ended in it by the rules."""
+        return self.turn + (1 if self.over and self.end_reason != TURN_CAP else 0)
+
+    def halt(self, reason: str) -> None:
+        """Stop the game outside the rules (a cap such as TURN_CAP): over, and nobody wins."""
+        self.finish(reason)
+
+    def finish(self, reason: str) -> None:
+        """End the game for one of END_REASONS."""
+        self.over = True
+        self.end_reason = reason
+        self.stack.clear()
+        self.log("end", -1, -1, reason)
 
     def observation(self, player: int):
         from cardtool.games.ecologies.observation import observe

@@ -14,6 +14,7 @@ from cardtool.games.ecologies.actions import (
     Accept, BuyWith, ChooseCard, ChoosePlayer, Decline, DestroyEcology, Discard, Draw, EndPhase, Move, Offer,
     Play, UseBonus)
 from cardtool.games.ecologies.model import format_vp
+from cardtool.games.ecologies.records import END_REASONS
 from cardtool.games.ecologies.table import CardTable
 
 #: Table rows from the top: C4 and above, C3, C2, the C1/SD row, the producers.
@@ -211,14 +212,21 @@ class EcologiesText:
         return lines
 
     def final(self, state) -> str:
+        reason = next((r for r in END_REASONS if r.word == state.end_reason), None)
         lines = ["", f"Final table after {state.round} round{'s' if state.round > 1 else ''} "
-                     f"({state.end_reason}):"]
+                     f"({reason.text if reason else state.end_reason}):"]
         lines += self.table_lines(state, list(state.ecos.values()), state.table_factors)
         lines.append("")
         scores = state.scores()
         for seat, name in enumerate(self.names):
             lines.append(f"{name}: {vp_text(scores[seat])} VP")
         winners = state.winners()
+        if not winners:  # a cap stopped the game: nobody wins it, whoever leads
+            best = max(scores)
+            leaders = [self.names[s] for s in range(len(scores)) if scores[s] == best]
+            lines.append(f"No winner: the game was stopped by a cap ({state.end_reason}), not by the rules; "
+                         f"{' and '.join(leaders)} led with {vp_text(best)} VP.")
+            return "\n".join(lines)
         best = vp_text(scores[winners[0]])
         if len(winners) == 1:
             lines.append(f"{self.names[winners[0]]} wins with {best} VP.")

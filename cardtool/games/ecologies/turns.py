@@ -13,7 +13,7 @@ from cardtool.games.ecologies.actions import (
     Play, UseBonus)
 from cardtool.games.ecologies.rules import (
     BUY_COST, DRAWS, ECOLOGY_COST, SINGLE_DISCARDS, choice_options, is_free, ready, responders)
-from cardtool.games.ecologies.state import Eco, EcologiesState
+from cardtool.games.ecologies.state import DECK_OUT, EXHAUSTED, ROUND_CAP, TARGET, Eco, EcologiesState
 
 
 def apply(state: EcologiesState, action) -> None:
@@ -79,14 +79,31 @@ def check_target(state: EcologiesState) -> None:
         target = state.game.target_vp
         reached = state._derived["target"] = any(state.vp(s) >= target for s in range(state.game.players))
     if reached:
-        finish(state, f"a player reached {state.game.target_vp} VP")
+        state.finish(TARGET)
 
 
-def finish(state: EcologiesState, reason: str) -> None:
-    state.over = True
-    state.end_reason = reason
-    state.stack.clear()
-    state.log("end", -1, -1, reason)
+def end_turn(state: EcologiesState) -> None:
+    """The end of a turn: the rulebook's endings of each mode, the round's score, the round cap."""
+    game = state.game
+    if game.mode == "single":
+        if not state.deck and (not state.played or not state.hands[0]):
+            state.finish(DECK_OUT)  # "keep playing until the deck runs out ... play any remaining cards"
+    elif game.mode == "simplified":
+        if not state.deck:
+            state.finish(DECK_OUT)  # "if the deck is depleted before anyone achieves 12 VP"
+    else:
+        # "If both the main deck and discard pile are depleted, players keep playing until more cards
+        # are discarded or a round of turns is completed without anyone playing a card."
+        state.quiet = state.quiet + 1 if not (state.deck or state.discard or state.played) else 0
+        if state.quiet >= game.players:
+            state.finish(EXHAUSTED)
+    if (state.turn + 1) % game.players == 0:  # a round ends: the score curve of cardtool simulate
+        state.log("round", -1, -1, tuple(state.scores()))
+    if not state.over and state.turn + 1 >= game.max_rounds * game.players:
+        state.finish(ROUND_CAP)  # the engine's safeguard (engine.MAX_ROUNDS): nobody wins
+    if not state.over:
+        state.turn += 1
+        start_turn(state)
 
 
 def start_turn(state: EcologiesState) -> None:
@@ -116,27 +133,6 @@ def start_turn(state: EcologiesState) -> None:
             state.counters[(active.source, active.index)] = state.own_turns[seat]
             effects.start(state, seat, seat, active.source, (effect,))
     run(state)
-
-
-def end_turn(state: EcologiesState) -> None:
-    game = state.game
-    if game.mode == "single":
-        if not state.deck and (not state.played or not state.hands[0]):
-            finish(state, "the deck is used up and the hand played out")
-    elif game.mode == "simplified":
-        if not state.deck:
-            finish(state, "the deck ran out")
-    else:
-        state.quiet = state.quiet + 1 if not (state.deck or state.discard or state.played) else 0
-        if state.quiet >= game.players:
-            finish(state, "deck and discard pile empty and a round passed without a card played")
-    if (state.turn + 1) % game.players == 0:  # a round ends: the score curve of cardtool simulate
-        state.log("round", -1, -1, tuple(state.scores()))
-    if not state.over and state.turn + 1 >= game.max_rounds * game.players:
-        finish(state, f"the {game.max_rounds}-round limit")
-    if not state.over:
-        state.turn += 1
-        start_turn(state)
 
 
 def _draw(state: EcologiesState, action: Draw) -> None:

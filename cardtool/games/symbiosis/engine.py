@@ -125,6 +125,11 @@ def _legal_swaps(river_size: int, up: tuple[bool, ...]) -> tuple[Swap, ...]:
     return tuple(actions)
 
 
+#: Why a Symbiosis game ends: every pond face up after seven turns each (the rules' only ending), or
+#: the playout's turn cap (cardtool.engine.protocol.TURN_CAP). A closed set.
+COMPLETE = "complete"
+
+
 def players_error(rules: Mode, players: int, allowed: range, deck_size: int) -> str:
     """Why a mode cannot seat this many players with this deck."""
     if not allowed:
@@ -137,7 +142,7 @@ def players_error(rules: Mode, players: int, allowed: range, deck_size: int) -> 
 class SymbiosisState:
     """A game in progress: card numbers in ponds (flat, seat * 8 + slot) and the River, face-up flags."""
 
-    __slots__ = ("game", "ponds", "up", "river", "river_up", "box", "turn", "_history")
+    __slots__ = ("game", "ponds", "up", "river", "river_up", "box", "turn", "_history", "_halted")
 
     def __init__(self, game: SymbiosisGame, ponds: list[int], up: tuple[bool, ...], river: list[int],
                  river_up: tuple[bool, ...], box: tuple[int, ...], turn: int, history: list[Swap]):
@@ -147,17 +152,31 @@ class SymbiosisState:
         self.box = box  # cards not dealt (fewer than four players): never seen
         self.turn = turn
         self._history = history
+        self._halted = ""  # the cap that stopped the game early (cardtool.engine.protocol.TURN_CAP)
 
     @property
     def current_player(self) -> int:
-        return -1 if self.turn >= self.game.end_turn else self.turn % self.game.players
+        return -1 if self.is_over() else self.turn % self.game.players
 
     @property
     def history(self) -> Sequence[Swap]:
         return tuple(self._history)
 
     def is_over(self) -> bool:
-        return self.turn >= self.game.end_turn
+        return self.turn >= self.game.end_turn or bool(self._halted)
+
+    @property
+    def end_reason(self) -> str:
+        """COMPLETE once every pond is face up (the only ending of the rules), the cap that halted it, or ""."""
+        return self._halted or (COMPLETE if self.turn >= self.game.end_turn else "")
+
+    @property
+    def turns_played(self) -> int:
+        return self.turn  # a turn is one swap
+
+    def halt(self, reason: str) -> None:
+        """Stop the game before every pond is face up (a cap): nobody wins."""
+        self._halted = reason
 
     def pond(self, seat: int) -> list[int]:
         return self.ponds[seat * POND:(seat + 1) * POND]
@@ -206,7 +225,7 @@ class SymbiosisState:
         return result
 
     def winners(self) -> list[int]:
-        return scoring.winners(self.pond_scores(), self.game.teams) if self.is_over() else []
+        return scoring.winners(self.pond_scores(), self.game.teams) if self.end_reason == COMPLETE else []
 
     def breakdown(self) -> tuple[scoring.PondScore, ...]:
         """Every pond scored per column and per card (all cards counted, face up or not)."""
@@ -221,8 +240,10 @@ class SymbiosisState:
             river=tuple(card if shown else None for card, shown in zip(self.river, self.river_up)))
 
     def clone(self) -> "SymbiosisState":
-        return SymbiosisState(self.game, self.ponds[:], self.up, self.river[:], self.river_up, self.box,
-                              self.turn, self._history[:])
+        other = SymbiosisState(self.game, self.ponds[:], self.up, self.river[:], self.river_up, self.box,
+                               self.turn, self._history[:])
+        other._halted = self._halted
+        return other
 
     def describe(self, action: Swap) -> str:
         """The action as the table sees it before it happens (face-down cards stay unnamed)."""

@@ -3,18 +3,24 @@
 The state keeps only its swaps, so the record replays them from the deal once: that gives the score
 after every round and which card each seat took from the River and gave to it.
 Card events: `dealt` (in the seat's pond at the deal), `taken` (from the River into the pond),
-`given` (from the pond to the River) and `kept` (in the pond at the end).
+`given` (from the pond to the River) and `kept` (in the pond at the end). In Team mode the record
+names the teams, so the report counts a partnership's win once.
 """
 
 from __future__ import annotations
 
-from cardtool.games.plugin import GameRecord
-from cardtool.games.symbiosis.engine import SymbiosisGame, SymbiosisState
+from cardtool.engine.protocol import TURN_CAP
+from cardtool.games.plugin import EndReason, GameRecord
+from cardtool.games.symbiosis.engine import COMPLETE, SymbiosisGame, SymbiosisState
 from cardtool.games.symbiosis.layout import POND
 
 CARD_EVENTS = ("dealt", "taken", "given", "kept")
 IMPACT_EVENT = "kept"  # the card ended in the seat's pond, where it scores
 CHOICE_EVENT = "taken"  # the seat chose it from the River
+END_REASONS = (
+    EndReason(COMPLETE, "every pond face up after seven turns each"),
+    EndReason(TURN_CAP, "stopped after --max-turns turns: not an ending of the rules", cap=True),
+)
 
 
 def record(game: SymbiosisGame, final: SymbiosisState) -> GameRecord:
@@ -46,7 +52,9 @@ def record(game: SymbiosisGame, final: SymbiosisState) -> GameRecord:
         by_rule.append(rules)
         by_column.append({column.column: column.total for column in pond.columns})
     return GameRecord(
-        scores=tuple(final.scores()), winners=tuple(final.winners()), turns=final.turn, curve=tuple(curve),
+        scores=tuple(final.scores()), winners=tuple(final.winners()), turns=final.turns_played, curve=tuple(curve),
+        end_reason=final.end_reason, capped=final.end_reason != COMPLETE,
+        teams=game.teams if any(len(team) > 1 for team in game.teams) else (),
         cards={"dealt": dealt, "taken": tuple(map(tuple, taken)), "given": tuple(map(tuple, given)),
                "kept": kept},
         extras={"points_by_rule": by_rule, "points_by_column": by_column})
