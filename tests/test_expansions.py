@@ -178,3 +178,55 @@ def test_render_own_prints_only_the_expansion_cards(run_cli, tmp_path):
     assert ": 2 cards on 1 fronts page(s)" in out
     code, _, err = run_cli("render", "cards", EXP / "addon", "--own", "--only", "osprey")
     assert code == 2 and "exclude each other" in err
+
+
+def _expansion(tmp_path, selectors: str, name: str = "sel"):
+    return _write(tmp_path / name, f'id: {name}\nname: S\nversion: "1"\ngame: ecologies\nextends: [{EXP / "base"}]\n'
+                  + selectors + "cards: [cards.yaml]\n")
+
+
+@pytest.mark.parametrize("selectors, line, column, message, hint", [
+    ("exclude: {ids: [willow, heorn]}\n", 6, 25, "exclude: no base card has the card id 'heorn'", "did you mean 'heron'?"),
+    ("include:\n  kinds: [biome, organsim]\n", 7, 18, "include: no base card has the kind 'organsim'",
+     "did you mean 'organism'?"),
+    ("exclude:\n  biomes: [RPI]\n", 7, 12, "exclude: no base card has the biome 'RPI'", "did you mean 'RIP'?"),
+    ("exclude:\n  tags: [aquatic]\n", 7, 10, "exclude: no base card has the tag 'aquatic'", "no base card has any tags"),
+    ("exclude:\n  kinds: [factor]\n", 7, 11, "exclude: no base card has the kind 'factor'",
+     "the base decks have: biome, organism"),
+])
+def test_a_selector_value_that_matches_nothing_is_a_located_error(selectors, line, column, message, hint, tmp_path):
+    errors = load(_expansion(tmp_path, selectors)).report.errors
+    [issue] = [i for i in errors if i.code == "no-match"]
+    assert issue.location.file.name == "deck.yaml"
+    assert (issue.location.line, issue.location.column) == (line, column)
+    assert issue.message == message and issue.hint == hint
+
+
+def test_selectors_without_a_base_are_an_error(tmp_path):
+    deck = _write(tmp_path / "lone", 'id: lone\nname: L\nversion: "1"\ngame: ecologies\nexclude: {ids: [a]}\n'
+                  "cards: [cards.yaml]\n")
+    [issue] = [i for i in load(deck).report.errors if i.code == "no-match"]
+    assert issue.location.line == 5 and "extends no base deck" in issue.message
+
+
+def test_validate_fails_on_a_misspelt_exclude(tmp_path, run_cli):
+    code, out, _ = run_cli("validate", _expansion(tmp_path, "exclude: {ids: [wilow]}\n"))
+    assert code == 1
+    assert "deck.yaml:6:17: error[no-match] exclude: no base card has the card id 'wilow'" in out
+    assert "did you mean 'willow'?" in out
+
+
+def test_extends_naming_an_id_two_sibling_folders_share_is_an_error(tmp_path):
+    import shutil
+
+    for folder in ("base-a", "base-b"):
+        shutil.copytree(EXP / "base", tmp_path / folder)
+    deck = _write(tmp_path / "exp", 'id: exp\nname: E\nversion: "1"\ngame: ecologies\nextends: [base]\n'
+                  "cards: [cards.yaml]\n")
+    [issue] = load(deck).report.errors
+    assert issue.code == "ambiguous-base" and issue.location.line == 5
+    assert "several decks beside this one have the id 'base'" in issue.message
+    assert "base-a" in issue.message and "base-b" in issue.message
+    assert "extends: [../base-a]" in issue.hint
+    shutil.rmtree(tmp_path / "base-b")
+    assert load(deck).report.ok
