@@ -269,6 +269,16 @@ def test_art_leading_outside_is_a_located_error_at_the_art_field(deck, outside, 
     assert issue.card == "summer-frog-7" and words in issue.message
 
 
+def test_art_given_as_a_url_is_refused_on_the_network_and_allowed_as_data(deck, outside):
+    set_art(deck, "summer-frog-7", "http://127.0.0.1:9/frog.png")
+    set_art(deck, "spring-frog-3", (outside / "pic.svg").as_uri())
+    set_art(deck, "spring-frog-per-pink", "data:image/png;base64,AAAA")
+    result = load(deck)
+    assert {i.card: (i.code, i.path[-1]) for i in result.report.errors} == {
+        "summer-frog-7": ("remote-url", "art"), "spring-frog-3": ("outside-deck", "art")}
+    assert art_url(Roots.of(deck), "data:image/png;base64,AAAA", "frog") == "data:image/png;base64,AAAA"
+
+
 def test_svg_art_naming_the_network_is_a_located_error_at_the_art_field(deck):
     (deck / "art.svg").write_text(SVG.format('\n<image href="https://example.org/frog.png"/>'), encoding="utf-8")
     line = set_art(deck, "summer-frog-7", "art.svg")

@@ -201,6 +201,20 @@ def url_target(url: str, base: Path, roots: Roots) -> Path | None:
         raise Outside(f"'{url}' {exc}") from None
 
 
+def is_url(name: str) -> bool:
+    """Whether a name a deck wrote is a URL (a scheme, or //host) rather than a path."""
+    scheme = _SCHEME.match(name.strip())
+    return bool(scheme and len(scheme[1]) > 1) or name.strip().startswith(("//", "\\\\"))
+
+
+def find_file(roots: Roots, name: str) -> Path | None:
+    """The file a deck field (such as `art`) names by path or by URL, looked up in each root in turn; None
+    for a data: URL or a file that does not exist. Raises Remote or Outside as url_target does."""
+    if is_url(name):
+        return url_target(name, roots.folders[0], roots)
+    return roots.find(name)
+
+
 def line_of(text: str, needle: str) -> tuple[int, int]:
     """1-based line and column of needle's first occurrence in text (1, 1 when absent)."""
     at = text.find(needle)

@@ -12,7 +12,8 @@ from pathlib import Path
 from types import MappingProxyType
 
 from cardtool.deck import compose
-from cardtool.deck.containment import HINT, OUTSIDE, Outside, Roots, check_name, svg_problems
+from cardtool.deck.containment import (HINT, OUTSIDE, REMOTE, REMOTE_HINT, Outside, Remote, Roots, check_name,
+                                       find_file, is_url, svg_problems)
 from cardtool.deck.model import Deck, Manifest
 from cardtool.deck.schema import validate_against
 from cardtool.deck.source import CardEntry, DeckSource, relative
@@ -259,9 +260,14 @@ def check_art(source: DeckSource, roots: Roots, report: Report) -> None:
             continue
         where = entry.locate("art")
         try:
-            path = roots.find(art)
+            path = find_file(roots, art)
+        except Remote as exc:
+            report.error(REMOTE, f"field 'art': {exc}; cardtool never fetches art", location=where, card=entry.id,
+                         path=entry.path + ("art",), hint=REMOTE_HINT)
+            continue
         except Outside as exc:
-            report.error(OUTSIDE, f"field 'art': '{art}' {exc}", location=where, card=entry.id,
+            message = str(exc) if is_url(art) else f"'{art}' {exc}"
+            report.error(OUTSIDE, f"field 'art': {message}", location=where, card=entry.id,
                          path=entry.path + ("art",), hint=HINT)
             continue
         if path is not None and path.suffix.lower() == ".svg":

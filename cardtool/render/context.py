@@ -9,7 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
-from cardtool.deck.containment import OUTSIDE, Outside, Roots
+from cardtool.deck.containment import OUTSIDE, Outside, Remote, Roots, find_file
 from cardtool.errors import RenderError
 from cardtool.render.environment import render
 from cardtool.render.sheets import CardSize
@@ -124,11 +124,13 @@ def art_url(deck_root: Path | Roots, art: str | None, card_id: str) -> str | Non
     deck's folders, is an error (`cardtool validate` reports the second with its line)."""
     if not art:
         return None
+    if art.startswith("data:image/"):
+        return art
     roots = _roots(deck_root)
     try:
-        path = roots.find(art)
-    except Outside as exc:
-        raise RenderError(f"card {card_id}: error[{OUTSIDE}] field 'art': '{art}' {exc}") from None
+        path = find_file(roots, art)
+    except (Outside, Remote) as exc:
+        raise RenderError(f"card {card_id}: error[{exc.code}] field 'art': '{art}': {exc}") from None
     if path is None:
         raise RenderError(f"card {card_id}: field 'art': no file '{art}' in the deck folder {roots.folders[0]}")
     if path.suffix.lower() not in (".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp"):
