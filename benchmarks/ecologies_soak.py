@@ -1,9 +1,12 @@
-"""Soak test of the Ecologies engine: many seeded games with every bot mix and mode, the conformance
-invariants (tests/test_ecologies_conformance.py) checked after every action, and exact replay.
+"""Soak test of the Ecologies engine: many seeded games for every bot mix and table, the conformance
+invariants (tests/test_ecologies_conformance.py) checked after every action, exact replay, and how
+each game ended (its end reason), counted per mix.
 
 Not part of the test suite (it takes minutes); run it after a rules change:
 
-    .venv/bin/python benchmarks/ecologies_soak.py --games 3000
+    .venv/bin/python benchmarks/ecologies_soak.py --games 60 --markdown
+
+--games is per mix; games alternate between the base deck and the Frozen and Deep expansion.
 """
 
 from __future__ import annotations
@@ -18,52 +21,102 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from cardtool.deck.loader import load_deck  # noqa: E402
+from cardtool.engine.bots import make_bots  # noqa: E402
 from cardtool.engine.playout import bot_rng  # noqa: E402
 from cardtool.engine.protocol import replay  # noqa: E402
 from cardtool.games.ecologies.bots import BOTS  # noqa: E402
 from cardtool.games.ecologies.engine import EcologiesGame  # noqa: E402
+from cardtool.games.ecologies.state import END_REASONS  # noqa: E402
 from tests.test_ecologies_conformance import check_invariants, fingerprint  # noqa: E402
 
-TABLES = [("multi", 2), ("multi", 3), ("multi", 4), ("multi", 5), ("multi", 6), ("single", 1), ("simplified", 3)]
-MIXES = [("greedy",), ("random", "greedy"), ("greedy", "random"), ("random",)]
+#: (label, mode, players, bots in seat order, repeated to fill the seats)
+MIXES = [
+    ("random x4", "multi", 4, ("random",)),
+    ("greedy x4", "multi", 4, ("greedy",)),
+    ("mixed x4 (greedy, random)", "multi", 4, ("greedy", "random")),
+    ("random x2", "multi", 2, ("random",)),
+    ("greedy x2", "multi", 2, ("greedy",)),
+    ("mixed x2", "multi", 2, ("greedy", "random")),
+    ("random x3", "multi", 3, ("random",)),
+    ("greedy x3", "multi", 3, ("greedy",)),
+    ("mixed x3", "multi", 3, ("greedy", "random")),
+    ("mixed x6", "multi", 6, ("greedy", "random")),
+    ("search and greedy x2", "multi", 2, ("search", "greedy")),
+    ("single greedy", "single", 1, ("greedy",)),
+    ("single random", "single", 1, ("random",)),
+    ("simplified greedy x3", "simplified", 3, ("greedy",)),
+    ("simplified random x3", "simplified", 3, ("random",)),
+]
+SEARCH_SHARE = 5  # a mix with a search bot plays a fifth of the games: it is some 30 times slower
 
 
-def soak(games: int, search_every: int) -> int:
+def play_checked(game: EcologiesGame, names: tuple[str, ...]):
+    """Play one game with the invariants checked after every action; the final state."""
+    bots = make_bots(names, BOTS, game)
+    rngs = [bot_rng(game, seat, bot) for seat, bot in enumerate(bots)]
+    state = game.new_initial_state()
+    while not state.is_over():
+        seat = state.current_player
+        legal = state.legal_actions()
+        action = bots[seat].choose(state.observation(seat), legal, rngs[seat])
+        assert action in legal, (game.seed, action)
+        state.apply(action)
+        check_invariants(state)
+    return state
+
+
+def soak(games: int) -> list[tuple[str, Counter, float, int]]:
+    """Every mix played `games` times: (label, end reasons counted, seconds, shared victories)."""
     decks = [load_deck(ROOT / "decks" / name) for name in ("ecologies-bizarre-biomes", "frozen-and-deep")]
-    outcomes: Counter = Counter()
+    results = []
     started = time.perf_counter()
-    for seed in range(games):
-        mode, players = TABLES[seed % len(TABLES)]
-        mix = ("search", "greedy") if search_every and seed % search_every == 0 else MIXES[seed // len(TABLES) % len(MIXES)]
-        deck = decks[seed % len(decks)]
-        game = EcologiesGame(deck, players, mode, seed)
-        bots = [BOTS[mix[i % len(mix)]](game.public(i)) for i in range(players)]
-        rngs = [bot_rng(game, seat, bot) for seat, bot in enumerate(bots)]
-        state = game.new_initial_state()
-        while not state.is_over():
-            seat = state.current_player
-            legal = state.legal_actions()
-            action = bots[seat].choose(state.observation(seat), legal, rngs[seat])
-            assert action in legal, (seed, action)
-            state.apply(action)
-            check_invariants(state)
-        winners = state.winners()
-        outcomes["shared victory" if len(winners) > 1 else "single winner"] += 1
-        if seed % 10 == 0:
-            assert fingerprint(replay(EcologiesGame(deck, players, mode, seed), state.history)) == fingerprint(state)
-        if (seed + 1) % 100 == 0:
-            print(f"{seed + 1} games, {time.perf_counter() - started:.0f} s: {dict(outcomes)}", flush=True)
-    print(f"{games} games with every invariant holding after every action "
-          f"({', '.join(f'{n} {k}' for k, n in outcomes.items())}) in {time.perf_counter() - started:.0f} s")
-    return 0
+    for number, (label, mode, players, mix) in enumerate(MIXES):
+        count = max(1, games // SEARCH_SHARE) if "search" in mix else games
+        reasons: Counter = Counter()
+        shared = 0
+        began = time.perf_counter()
+        for index in range(count):
+            seed = number * 100_000 + index
+            deck = decks[index % len(decks)]
+            names = tuple(mix[seat % len(mix)] for seat in range(players))
+            game = EcologiesGame(deck, players, mode, seed)
+            state = play_checked(game, names)
+            reasons[state.end_reason] += 1
+            shared += len(state.winners()) > 1
+            if index % 10 == 0:
+                again = replay(EcologiesGame(deck, players, mode, seed), state.history)
+                assert fingerprint(again) == fingerprint(state), (label, seed)
+        seconds = time.perf_counter() - began
+        results.append((label, reasons, seconds, shared))
+        print(f"{label}: {count} games in {seconds:.0f} s: "
+              + ", ".join(f"{n} {reason}" for reason, n in reasons.most_common())
+              + f" ({time.perf_counter() - started:.0f} s so far)", flush=True)
+    return results
+
+
+def markdown(results, games: int) -> str:
+    """The distribution as a table for docs/simulation.md."""
+    head = "| bot mix | mode, players | games | " + " | ".join(f"`{r}`" for r in END_REASONS) + " | ties |"
+    lines = [head, "|" + " --- |" * (4 + len(END_REASONS))]
+    for (label, mode, players, _), (_, reasons, _, shared) in zip(MIXES, results):
+        total = sum(reasons.values())
+        cells = [f"{reasons[r]} ({100 * reasons[r] / total:.0f}%)" if reasons[r] else "0" for r in END_REASONS]
+        lines.append(f"| {label} | {mode}, {players} | {total} | " + " | ".join(cells) + f" | {shared} |")
+    return "\n".join(lines)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=500)
-    parser.add_argument("--search-every", type=int, default=50, help="seat a search bot every N games (0: never)")
+    parser.add_argument("--games", type=int, default=40, help="games per bot mix (a fifth of it with a search bot)")
+    parser.add_argument("--markdown", action="store_true", help="also print the end reasons as a Markdown table")
     args = parser.parse_args()
-    return soak(args.games, args.search_every)
+    started = time.perf_counter()
+    results = soak(args.games)
+    total = sum(sum(reasons.values()) for _, reasons, _, _ in results)
+    print(f"{total} games with every invariant holding after every action in {time.perf_counter() - started:.0f} s")
+    if args.markdown:
+        print(markdown(results, args.games))
+    return 0
 
 
 if __name__ == "__main__":
