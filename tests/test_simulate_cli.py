@@ -11,11 +11,12 @@ from cardtool import __version__
 from cardtool.deck.loader import load_deck
 from cardtool.games import GAMES
 from cardtool.games.plugin import RecordsGames
+from cardtool.render.output import MANIFEST
 from cardtool.sim import report, runner
 from cardtool.sim.config import deck_hash
 from tests.conftest import DECKS
 
-OUTPUTS = {"games.jsonl", "summary.json", "cards.csv", "report.html", "report.pdf"}
+OUTPUTS = {"games.jsonl", "summary.json", "cards.csv", "report.html", "report.pdf", MANIFEST}
 
 
 @pytest.fixture(scope="module")
@@ -95,17 +96,18 @@ def test_misconfiguration_fails_before_any_game(args, message, run_cli, tmp_path
 
 
 def test_a_failed_run_leaves_the_previous_outputs_whole(run_cli, tmp_path, monkeypatch):
-    (tmp_path / "games.jsonl").write_text("good\n")
-    (tmp_path / "report.html").write_text("good report")
+    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    args = ("simulate", DECKS / "symbiosis", "--games", "4", "--jobs", "1", "--seed", "1", "--out", tmp_path)
+    assert run_cli(*args)[0] == 0
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
 
     def broken(html):
         raise RuntimeError("the PDF renderer broke")
 
     monkeypatch.setattr(report, "render_pdf", broken)
-    code, _, err = run_cli("simulate", DECKS / "symbiosis", "--games", "4", "--jobs", "1", "--seed", "1",
-                           "--out", tmp_path)
+    code, _, err = run_cli(*args[:7], "2", *args[8:])  # another seed: other games
     assert code == 70 and "the PDF renderer broke" in err  # a bug, reported as one
-    assert (tmp_path / "games.jsonl").read_text() == "good\n" and (tmp_path / "report.html").read_text() == "good report"
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
     assert not list(tmp_path.glob(".*.tmp"))
 
 
@@ -160,3 +162,31 @@ def test_an_expansion_is_hashed_with_its_base(tmp_path):
     base_file = tmp_path / "ecologies-bizarre-biomes" / "factors.yaml"
     base_file.write_text(base_file.read_text() + "\n# a comment\n")
     assert deck_hash(tmp_path / "frozen-and-deep") != before
+
+
+def test_simulate_reports_capped_ecologies_games_as_capped(run_cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    code, out, _ = run_cli("simulate", DECKS / "ecologies-bizarre-biomes", "--bots", "random", "--players", "2",
+                           "--games", "3", "--seed", "3", "--jobs", "1", "--out", tmp_path)
+    assert code == 0
+    games = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
+    capped = [g for g in games if g["end_reason"] == "round-cap"]
+    assert capped and all(g["outcome"] == "capped" and g["winners"] == [] and g["turns"] == 120 for g in capped)
+    assert f"{len(capped)} capped (won by nobody)" in out and f"{len(capped)} round-cap" in out
+    assert "engine's safeguard after 60 rounds" in out
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["capped"]["wins"] == len(capped) == summary["end_reasons"]["round-cap"]["games"]
+    html = (tmp_path / "report.html").read_text()
+    assert "How games ended" in html and "No winner (capped)" in html
+
+
+def test_team_mode_reports_win_rates_per_team(run_cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    code, out, _ = run_cli("simulate", DECKS / "symbiosis", "--mode", "team", "--games", "30", "--seed", "5",
+                           "--jobs", "1", "--out", tmp_path)
+    assert code == 0 and "Win rate per team: team of seats 1 and 3: " in out
+    html = (tmp_path / "report.html").read_text()
+    assert "Win rate per team" in html and "Team of seats 2 and 4" in html
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert sum(team["win"]["wins"] for team in summary["teams"]) == 30 + summary["shared_wins"]
+    assert summary["shared_wins"] < 30  # a partnership's win is not a shared victory
