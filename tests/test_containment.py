@@ -346,7 +346,7 @@ def test_a_score_directive_naming_a_position_outside_is_refused_unread(deck, out
     loaded = load_deck(deck)
     with recording() as seen, pytest.raises(RenderError) as caught:
         rulebook_pdf(loaded, PAPERS["a4"])
-    assert "error[outside-deck] position file '../../outside/position.yaml'" in str(caught.value)
+    assert "4-scoring.md:19:19: error[outside-deck] position file '../../outside/position.yaml'" in str(caught.value)
     assert SECRET not in str(caught.value) and touched(seen, outside) == []
 
 

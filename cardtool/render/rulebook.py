@@ -109,10 +109,10 @@ def markdown_chapters(paths, directives: dict, slugs: Slugs, roots: Roots | None
             raise RenderError(f"{path}: cannot read this rulebook section ({exc})") from None
         tokens = md.parse(text)
         _check_references(tokens, path, section_roots, report)
-        parsed.append((path, tokens))
+        parsed.append((path, text.splitlines(), tokens))
     if not report.ok:
         raise DeckError("the rulebook names files outside the deck or on the network; nothing was written", report)
-    for path, tokens in parsed:
+    for path, lines, tokens in parsed:
         pieces: list[list] = []
         for token in tokens:
             if token.type == "heading_open" and token.tag == "h1":
@@ -135,8 +135,12 @@ def markdown_chapters(paths, directives: dict, slugs: Slugs, roots: Roots | None
                         headings.append(Heading(slug, title, level))
                 elif token.type == "fence" and token.info.startswith("cardtool:"):
                     line = (token.map[0] + 1) if token.map else 1
+                    source = lines[line - 1] if line <= len(lines) else ""
+                    first = token.info.split()[1:2]  # the directive's first argument, where messages point
+                    column = (source.find(first[0]) if first and first[0] in source else source.find("`")) + 1
                     token.type = "html_block"
-                    token.content = str(_directive(token.info, token.content, directives, path, line))
+                    token.content = str(_directive(token.info, token.content, directives, path,
+                                                   f"{line}:{max(column, 1)}"))
             html = md.renderer.render(piece, md.options, {})
             chapters.append(Chapter(headings[0].id, headings[0].title, Markup(html), tuple(headings)))
     return chapters
@@ -171,7 +175,7 @@ def _check_references(tokens, path: Path, roots: Roots, report: Report) -> None:
                 child.attrSet("src", target.as_uri())
 
 
-def _directive(info: str, body: str, directives: dict, path: Path, line: int) -> Markup:
+def _directive(info: str, body: str, directives: dict, path: Path, line: str) -> Markup:
     name, *args = info[len("cardtool:"):].split()
     handler = directives.get(name)
     if handler is None:
