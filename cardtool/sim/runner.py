@@ -5,7 +5,7 @@ each seat's bot draws from a generator derived from the game's seed, so `--jobs 
 Dask cluster give the same records, which are put back in game order.
 
 Ctrl-C stops the run cleanly: the workers ignore it, the parent stops them and keeps every game that
-finished. A game that reaches the turn cap is recorded as stalled, never dropped.
+finished. A game that a cap stops (--max-turns, or the game's own) is recorded as capped, never dropped.
 """
 
 from __future__ import annotations
