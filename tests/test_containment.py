@@ -350,6 +350,13 @@ def test_a_score_directive_naming_a_position_outside_is_refused_unread(deck, out
     assert SECRET not in str(caught.value) and touched(seen, outside) == []
 
 
+def test_score_on_a_file_that_is_not_a_position_does_not_echo_it(outside, run_cli):
+    (outside / "passwd").write_text(f"root:x:0:0:{SECRET}:/root:/bin/bash\n", encoding="utf-8")
+    code, out, err = run_cli("score", DECKS / "symbiosis", outside / "passwd")
+    assert code == 1 and "passwd:1:1: error[bad-type] this is not a position file" in out + err
+    assert SECRET not in out + err
+
+
 # -- the url_fetcher, and a local server that must see no request -------------------------------------
 @pytest.fixture
 def server():

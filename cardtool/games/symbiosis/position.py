@@ -66,6 +66,9 @@ def load_position(file: Path, table: CardTable) -> Position:
 def _clearer(doc: SourceDoc, issue: Issue) -> Issue:
     """Schema messages about list sizes, said in the position's own words."""
     path, value = issue.path, _at(doc.data, issue.path)
+    if path == () and not isinstance(doc.data, dict):  # not a position at all: never echo what it holds
+        return replace(issue, message="this is not a position file: it holds no mapping of mode, ponds and river",
+                       hint="the format is described in docs/rules/symbiosis.md")
     if issue.code not in ("empty-value", "bad-value") or not isinstance(value, (list, dict)):
         return issue
     if path == ("ponds",):
