@@ -297,6 +297,30 @@ def test_icons_linked_outside_or_naming_the_network_are_refused(deck, outside):
     assert [i.location.file.name for i in issues(result, "remote-url")] == ["summer.svg"]
 
 
+def test_an_expansion_finds_a_base_cards_art_and_icons_in_the_base_folder(tmp_path, outside):
+    from cardtool.deck.loader import load_deck
+    from cardtool.render.context import deck_roots
+
+    base, expansion = tmp_path / "ecologies-bizarre-biomes", tmp_path / "frozen-and-deep"
+    shutil.copytree(DECKS / base.name, base)
+    shutil.copytree(DECKS / expansion.name, expansion)
+    (base / "art").mkdir()
+    (base / "art" / "bacteria.svg").write_text(SVG.format(""), encoding="utf-8")
+    (base / "icons" / "roles").mkdir(parents=True)
+    (base / "icons" / "roles" / "P.svg").write_text(SVG.format(""), encoding="utf-8")
+    cave = base / "organisms" / "cave.yaml"
+    cave.write_text(cave.read_text(encoding="utf-8").replace(
+        "  - id: sulfur-oxidizing-bacteria\n", "  - id: sulfur-oxidizing-bacteria\n    art: art/bacteria.svg\n", 1),
+        encoding="utf-8")
+    deck = load_deck(expansion)
+    roots = deck_roots(deck)
+    assert roots.folders == (expansion.resolve(), base.resolve())
+    assert art_url(roots, "art/bacteria.svg", "sulfur-oxidizing-bacteria") == (base / "art" / "bacteria.svg").as_uri()
+    assert icon_url("roles/P.svg", deck_root=roots) == (base / "icons" / "roles" / "P.svg").as_uri()
+    with pytest.raises(RenderError, match="outside-deck"):
+        art_url(roots, "../outside/pic.svg", "sulfur-oxidizing-bacteria")
+
+
 # -- rendering: art and icons, rulebook pictures, score directives ------------------------------------
 def test_art_url_and_icon_url_refuse_what_leads_outside(deck, outside):
     (deck / "linked.png").symlink_to(outside / "secret.txt")
