@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from cardtool import __version__
-from cardtool.commands.common import add_deck_argument, bots_help, deck_from, file_path, modes_help
+from cardtool.commands.common import add_deck_argument, bots_help, caps_help, deck_from, file_path, modes_help
 from cardtool.engine.bots import check_bot_names, make_bot
 from cardtool.engine.human import HumanPlayer
 from cardtool.engine.playout import action_json, play
@@ -38,7 +38,8 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_deck_argument(parser, help="deck folder (or its deck.yaml)")
-    parser.add_argument("--mode", help=f"how to play (default: the game's first mode). {modes_help()}")
+    parser.add_argument("--mode", help=f"how to play (default: the game's first mode). {modes_help()}. "
+                                       f"{caps_help()}")
     parser.add_argument("--players", type=int, metavar="N", help="number of seats (default: as many as the "
                                                                  "mode and deck allow)")
     parser.add_argument("--bots", metavar="NAME[,NAME...]", default="",
