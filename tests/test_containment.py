@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardtool.deck.containment import Outside, Remote, Roots, svg_problems, url_target
 from cardtool.deck.loader import load
@@ -149,6 +151,17 @@ def test_a_glob_never_lists_a_linked_folder_that_leaves_the_deck(deck, outside):
     assert deep == [] and deep_escapes == ["more/linked"]
     assert deck / "more" / "extra.yaml" in every and not any("outside" in str(p) for p in every)
     assert touched(seen, outside) == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["*", "**", "organisms", "rulebook", "*.yaml", "c*", "?*.md", "[a-f]*", "deck.yaml"]),
+                min_size=1, max_size=3))
+def test_a_glob_inside_the_deck_finds_what_pathlib_finds(parts):
+    """Without links the contained glob matches exactly the files pathlib's glob does."""
+    base = DECKS / "ecologies-bizarre-biomes"
+    pattern = "/".join(parts)
+    found, escapes = Roots.of(base).glob(base, pattern)
+    assert found == sorted({p for p in base.glob(pattern) if p.is_file()}) and escapes == []
 
 
 def test_urls_a_deck_writes_are_data_local_inside_or_refused(deck, outside):

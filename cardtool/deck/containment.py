@@ -97,9 +97,10 @@ class Roots:
         if not self.contains(folder):
             escapes.append(shown.rstrip("/") or ".")
             return
-        head, rest = parts[0], parts[1:]
-        if head == "**":
-            self._glob_here(folder, rest, shown, found, escapes)
+        if not parts:
+            return
+        if parts[0] == "**":
+            self._glob_here(folder, parts[1:], shown, found, escapes)
             for child in _entries(folder):
                 if child.is_dir() and not child.is_symlink():  # as pathlib: ** never follows links
                     self._glob(child, parts, shown + child.name + "/", found, escapes)
