@@ -208,6 +208,16 @@ def test_svg_with_only_local_data_and_fragment_references_is_fine(deck):
     assert svg_problems(art, Roots.of(deck)) == []
 
 
+def test_an_svg_drawn_by_svg_art_is_checked_too_and_located_at_the_reference(deck):
+    (deck / "nested.svg").write_text(SVG.format('\n<image href="https://example.org/x.png"/>'), encoding="utf-8")
+    (deck / "loop.svg").write_text(SVG.format('<image href="loop.svg"/>'), encoding="utf-8")
+    art = deck / "art.svg"
+    art.write_text(SVG.format('<image href="loop.svg"/>\n<image href="nested.svg"/>'), encoding="utf-8")
+    [problem] = svg_problems(art, Roots.of(deck))
+    assert (problem.code, problem.line) == ("remote-url", 2)
+    assert "draws nested.svg, whose line 2 'https://example.org/x.png' is a URL on the network" in problem.message
+
+
 def test_svg_entities_are_never_expanded_or_fetched(deck, outside):
     art = deck / "art.svg"
     art.write_text(f'<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY x SYSTEM "{(outside / "secret.txt").as_uri()}">]>\n'
@@ -454,7 +464,7 @@ def test_rendering_html_that_names_the_network_makes_no_request(deck, server):
     assert "a test page: refused to load" in str(caught.value) and "never uses the network" in str(caught.value)
 
 
-def test_rendering_cards_whose_art_reaches_the_network_through_a_nested_svg_fails_without_a_request(
+def test_cards_whose_art_reaches_the_network_through_a_nested_svg_fail_without_a_request(
         deck, server, run_cli, tmp_path):
     url, hits = server
     (deck / "nested.svg").write_text(SVG.format(f'<image href="{url}/frog.png" width="5" height="5"/>'),
@@ -462,8 +472,9 @@ def test_rendering_cards_whose_art_reaches_the_network_through_a_nested_svg_fail
     (deck / "art.svg").write_text(SVG.format('<image href="nested.svg" width="5" height="5"/>'), encoding="utf-8")
     set_art(deck, "summer-frog-7", "art.svg")
     code, out, err = run_cli("render", "cards", deck, "--only", "summer-frog-7", "--out", tmp_path / "cards.pdf")
-    assert code == 1 and hits == []
-    assert f"refused to load {url}/frog.png" in err and "Traceback" not in err
+    assert code == 1 and hits == [] and "Traceback" not in err
+    assert f"error[remote-url] summer-frog-7: field 'art': art.svg:1:" in out + err
+    assert f"draws nested.svg, whose line 1 '{url}/frog.png' is a URL on the network" in out + err
 
 
 def test_rendering_a_deck_whose_svg_art_icon_or_rulebook_picture_names_the_server_makes_no_request(

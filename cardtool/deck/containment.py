@@ -238,9 +238,12 @@ class SvgProblem:
     column: int
 
 
-def svg_problems(path: Path, roots: Roots) -> list[SvgProblem]:
+def svg_problems(path: Path, roots: Roots, _seen: set | None = None) -> list[SvgProblem]:
     """Everything in an SVG file (inside the roots) that would make a renderer read outside the roots or
-    from the network: external hrefs, CSS url(...) and @import, XML entities and stylesheet instructions."""
+    from the network: external hrefs, CSS url(...) and @import, XML entities and stylesheet instructions.
+    An SVG it draws is checked too, its problems located at the reference that draws it."""
+    seen = _seen if _seen is not None else set()
+    seen.add(path.resolve())
     from xml.etree.ElementTree import ParseError
 
     from defusedxml import DefusedXmlException
@@ -259,9 +262,14 @@ def svg_problems(path: Path, roots: Roots) -> list[SvgProblem]:
 
     def check(url: str) -> None:
         try:
-            url_target(url, path.parent, roots)
+            target = url_target(url, path.parent, roots)
         except (Outside, Remote) as exc:
             problems.append(SvgProblem(exc.code, str(exc), *line_of(text, url)))
+            return
+        if target is not None and target.suffix.lower() == ".svg" and target.is_file() and target not in seen:
+            for problem in svg_problems(target, roots, seen):
+                problems.append(SvgProblem(problem.code, f"draws {url}, whose line {problem.line} {problem.message}",
+                                           *line_of(text, url)))
 
     if "<?xml-stylesheet" in text:
         problems.append(SvgProblem(REMOTE, "loads a stylesheet (<?xml-stylesheet?>), which SVG art may not do",
