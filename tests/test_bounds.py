@@ -83,10 +83,10 @@ def test_cards_per_file_are_bounded(tmp_path):
 def test_long_text_is_bounded_and_never_echoed_whole(tmp_path):
     deck = _copy_base(tmp_path)
     cards = deck / "cards.yaml"
-    cards.write_text(cards.read_text().replace("  name: Algae\n", "  name: Algae\n  flavor: " + "z" * 5000 + "\n"))
+    cards.write_text(cards.read_text().replace("  name: Algae\n", "  name: Algae\n  flavor: " + "z" * 6000 + "\n"))
     [issue] = load(deck).report.errors
     assert issue.code == "too-large" and issue.card == "algae" and issue.location.line == 14
-    assert "5,000 characters, more than the 2,000 allowed" in issue.message
+    assert "6,000 characters, more than the 5,000 allowed" in issue.message
     assert len(issue.format()) < 400
 
 
