@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardtool.render.environment import render
-from cardtool.render.fitting import render_html
+from cardtool.render.fitting import render_html, write_pdf
 from cardtool.render.sheets import PRINT_NOTE, Layout, layout, SheetSpec
 
 RULER = 5  # mm either side of the centre
@@ -83,4 +83,4 @@ def alignment_sheet(spec: SheetSpec) -> tuple[Layout, AlignmentSheet]:
 def alignment_pdf(spec: SheetSpec) -> tuple[Layout, bytes]:
     """The calibration sheet as a PDF: a fronts page and its backs page."""
     sheet, context = alignment_sheet(spec)
-    return sheet, render_html(render("alignment.html.j2", sheet=context), "file:///").write_pdf()
+    return sheet, write_pdf(render_html(render("alignment.html.j2", sheet=context), "file:///"))

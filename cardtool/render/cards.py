@@ -17,6 +17,7 @@ from cardtool.render.fitting import LaidOut, base_sizes, fit, render_html
 from cardtool.render.games import faces_of
 from cardtool.render.impose import Note, SheetPage, Stamp, impose, merge
 from cardtool.render.parallel import run_sliced
+from cardtool.render.reproducible import epoch
 from cardtool.render.sheets import PRINT_NOTE, CardSize, Layout, SheetSpec, layout
 from cardtool.suggest import did_you_mean
 
@@ -117,6 +118,7 @@ class DeckPrint:
 
     def singles(self, backs: bool = True) -> tuple[list[Face], bytes]:
         """Each different face on its own page, trim size plus bleed, text fitted: (faces, PDF)."""
+        epoch()  # a malformed SOURCE_DATE_EPOCH fails here, before any layout, not in a worker
         faces, laid = fit(self.faces(backs), self.frame, self.lay_out)
         self._record(faces)
         return faces, merge(laid.pdfs, laid.pages, self.deck.manifest.name)

@@ -23,6 +23,7 @@ from cardtool.errors import RenderError
 from cardtool.render.context import Face, Frame
 from cardtool.render.fetcher import check as check_fetches
 from cardtool.render.fetcher import deck_fetcher
+from cardtool.render.reproducible import weasyprint_pdf
 
 STEP = 0.25  # pt between candidate sizes
 WINDOW = 4  # candidate sizes tried per face in one layout
@@ -56,7 +57,7 @@ def render_html(html: str, base_url: str, roots: Roots = Roots(()), what: str = 
 def write_pdf(document) -> bytes:
     """The document's PDF; RenderError if writing it wanted anything outside the roots (SVG pictures
     load what they refer to only now)."""
-    pdf = document.write_pdf()
+    pdf = weasyprint_pdf(document)  # fixed dates and a content /ID: same input, same bytes
     fetcher = _FETCHERS.get(document)
     if fetcher is not None:
         check_fetches(fetcher)

@@ -15,6 +15,8 @@ from pypdf import PdfReader, PdfWriter
 from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject,
                            TextStringObject)
 
+from cardtool.render.reproducible import digest, pypdf_stamp
+
 PT_PER_MM = 72 / 25.4
 NOTE_SIZE = 6.5  # pt
 BAR_LENGTH = 50.0  # mm: the scale bar a person measures to check the print scale
@@ -92,6 +94,7 @@ def merge(pdfs: list[bytes], pages: list[tuple[int, int]], title: str = "") -> b
         writer.add_page(readers[pdf].pages[number])
     if title:
         writer.add_metadata({"/Title": TextStringObject(title), "/Creator": TextStringObject("cardtool")})
+    pypdf_stamp(writer, digest([*pdfs, repr(pages).encode()]))
     out = BytesIO()
     writer.write(out)
     return out.getvalue()
@@ -149,6 +152,7 @@ def impose(singles: bytes, pages: list[SheetPage], title: str = "") -> bytes:
                                                            NameObject("/Font"): fonts})
     if title:
         writer.add_metadata({"/Title": TextStringObject(title), "/Creator": TextStringObject("cardtool")})
+    pypdf_stamp(writer, digest([singles, repr(pages).encode()]))
     out = BytesIO()
     writer.write(out)
     return out.getvalue()

@@ -9,6 +9,7 @@ index.html.
 from __future__ import annotations
 
 import json
+import shlex
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from cardtool.deck.model import Deck
 from cardtool.errors import DeckError
 from cardtool.render.environment import render
 from cardtool.render.output import staged_dir
+from cardtool.render.reproducible import fixed_clock
 from cardtool.render.sheets import SheetSpec
 
 
@@ -158,8 +160,14 @@ def _simulation(ctx: Context) -> tuple[list[Output], str]:
     setup = prepare(ctx.deck, games=ctx.options.sim_games, seed=ctx.options.sim_seed)
     result = run_games(setup)
     analysis = analyse(result.records, Spec.of(simulated_game(ctx.deck), ctx.deck))
-    write_outputs(ctx.folder / "sim", simulation_files(result.records, analysis, config_json(setup, ctx.deck_path),
-                                                       run_json(result)))
+    # A build records only what the deck, the seed and the options decide: the equivalent simulate
+    # command (not the build's own, which names the output folder) and no run time, so that building
+    # twice gives the same bytes; the step's time is printed as the build runs.
+    config = {**config_json(setup, ctx.deck_path),
+              "command": shlex.join(["cardtool", "simulate", str(ctx.deck_path), "--games", str(setup.games),
+                                     "--seed", str(setup.seed)] + (["--standalone"] if ctx.options.standalone else []))}
+    run = {key: value for key, value in run_json(result).items() if key in ("finished_games", "interrupted")}
+    write_outputs(ctx.folder / "sim", simulation_files(result.records, analysis, config, run))
     seats = ", ".join(f"{100 * rate.value:.0f}%" for rate in analysis.seats)
     note = (f"{setup.games} {setup.mode} games, {setup.players} players ({', '.join(setup.lineup)}), "
             f"seed {setup.seed}; win rate per seat {seats}")
@@ -184,6 +192,12 @@ def build_deck(deck_path: Path, options: BuildOptions, out: Path | None = None,
                report: Callable[[str], None] = lambda line: None) -> BuildResult:
     """Run every step into a staging folder, then swap it in for `out` (default build/<deck-id>)."""
     started = time.perf_counter()
+    with fixed_clock():  # also checks SOURCE_DATE_EPOCH before any work: every output records that one time
+        return _build(deck_path, options, out, report, started)
+
+
+def _build(deck_path: Path, options: BuildOptions, out: Path | None, report: Callable[[str], None],
+           started: float) -> BuildResult:
     if out is None:
         result = load(deck_path, deep=False, standalone=options.standalone)  # to learn the deck's id
         if result.source is None:

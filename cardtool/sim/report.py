@@ -194,7 +194,9 @@ def render_pdf(html: str) -> bytes:
     from cardtool.render.fetcher import check, deck_fetcher
 
     fetcher = deck_fetcher(what="the simulation report")  # loads nothing but cardtool's own files and data: URLs
-    pdf = HTML(string=html, url_fetcher=fetcher).write_pdf()
+    from cardtool.render.reproducible import weasyprint_pdf
+
+    pdf = weasyprint_pdf(HTML(string=html, url_fetcher=fetcher).render())  # fixed dates: same input, same bytes
     check(fetcher)
     return pdf
 
