@@ -47,6 +47,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:  # the system refused (disk full, no permission): the user can act on it, not a bug
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"cardtool: cannot read or write{where}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
     except Exception:  # a bug, not bad input: show it, and ask for a report
         traceback.print_exc()
         print("\ncardtool: this is a bug in cardtool, not a problem with your deck. "

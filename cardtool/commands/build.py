@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from cardtool.commands.common import add_deck_argument
-from cardtool.commands.render import POD_BLEED, add_sheet_options, sheet_spec
+from cardtool.commands.render import POD_BLEED, add_sheet_options, check_dpi, sheet_spec
 from cardtool.errors import UsageError
 from cardtool.render.pipeline import BuildOptions, build_deck
 from cardtool.render.sheets import parse_length
@@ -39,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.sim_games < 0:
         raise UsageError(f"--sim-games must be 0 or more, not {args.sim_games}")
+    check_dpi(args.dpi)
     options = BuildOptions(sheet=sheet_spec(args), dpi=args.dpi,
                            image_bleed=parse_length(args.image_bleed, what="image bleed"), standalone=args.standalone,
                            sim_games=args.sim_games, sim_seed=args.seed)

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     deck_a = load_deck(args.deck, standalone=standalone)
     deck_b = load_deck(args.deck_b, standalone=standalone)
     if deck_a.game != deck_b.game:
-        raise UsageError(f"cannot compare a {deck_a.game} deck with a {deck_b.game} deck")
+        raise UsageError(f"cannot compare decks of two games: A plays {deck_a.game}, B plays {deck_b.game}")
     seed = seed_of(args)
     setup_a = setup_from(args, deck_a, seed)
     setup_b = setup_from(args, deck_b, seed)

@@ -35,14 +35,15 @@ def run(args: argparse.Namespace) -> int:
     if around is not None:
         raise UsageError(f"--dir {args.dir} is inside the deck folder {around}; a new deck goes beside it, "
                          "not inside it")
-    if args.what == "deck":
-        if not args.game:
-            raise UsageError("a new deck needs --game ecologies or --game symbiosis")
-        folder = new_deck(args.name, args.game, args.dir)
-    else:
-        if not args.base:
-            raise UsageError("a new expansion needs --base DECK, the deck it extends")
-        folder = new_expansion(args.name, Path(args.base), args.dir)
+    if args.what == "deck" and not args.game:
+        raise UsageError("a new deck needs --game ecologies or --game symbiosis")
+    if args.what == "expansion" and not args.base:
+        raise UsageError("a new expansion needs --base DECK, the deck it extends")
+    try:
+        folder = (new_deck(args.name, args.game, args.dir) if args.what == "deck"
+                  else new_expansion(args.name, Path(args.base), args.dir))
+    except OSError as exc:
+        raise UsageError(f"cannot create the deck in --dir {args.dir}: {exc.strerror or exc}") from None
     print(f"created {folder}/")
     for file in sorted(folder.iterdir()):
         print(f"  {file.name}")

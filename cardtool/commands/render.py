@@ -140,6 +140,12 @@ def check_only(only: str, deck) -> None:
                                f"{examples}; nothing was rendered")
 
 
+def check_dpi(dpi: int) -> None:
+    """--dpi of card images: what print shops ask for is 300; beyond the range images are useless or huge."""
+    if not 72 <= dpi <= 1200:
+        raise UsageError(f"--dpi {dpi} is out of range: 72 to 1200 (print shops ask for 300)")
+
+
 def _default(deck, name: str) -> Path:
     return Path("build") / deck.manifest.id / name
 
@@ -150,11 +156,11 @@ def run_cards(args: argparse.Namespace) -> int:
     spec = sheet_spec(args)
     deck = deck_from(args)
     out = args.out or _default(deck, "cards.pdf")
-    check_out_file(out, "pdf")  # before the work, so a wrong --out fails at once
+    check_out_file(out, "pdf", example="cards.pdf")  # before the work, so a wrong --out fails at once
     started = time.perf_counter()
     deck_print = DeckPrint(deck, spec.card, spec.bleed, _only(args, deck))
     sheet, pdf = deck_print.sheets(spec)
-    write_file(out, pdf, "pdf")
+    write_file(out, pdf, "pdf", example="cards.pdf")
     copies = sum(card.count for card in deck_print.cards)
     pages = sheet.pages(copies)
     backs = f", each followed by its backs page ({spec.duplex}-edge flip)" if spec.duplex != "none" else ", no backs"
@@ -168,6 +174,7 @@ def run_images(args: argparse.Namespace) -> int:
     from cardtool.render.images import card_images
 
     card, bleed = parse_card_size(args.card), parse_length(args.bleed, what="bleed")
+    check_dpi(args.dpi)
     deck = deck_from(args)
     started = time.perf_counter()
     out = args.out or _default(deck, "images")
@@ -186,10 +193,10 @@ def run_rulebook(args: argparse.Namespace) -> int:
     paper = parse_paper(args.paper)
     deck = deck_from(args)
     out = args.out or _default(deck, "rulebook.pdf")
-    check_out_file(out, "pdf")
+    check_out_file(out, "pdf", example="rulebook.pdf")
     started = time.perf_counter()
     pdf, pages = rulebook_pdf(deck, paper)
-    write_file(out, pdf, "pdf")
+    write_file(out, pdf, "pdf", example="rulebook.pdf")
     print(f"{out}: {pages} pages ({time.perf_counter() - started:.1f} s)")
     return 0
 
@@ -200,7 +207,7 @@ def run_alignment(args: argparse.Namespace) -> int:
     spec = sheet_spec(args)
     sheet, pdf = alignment_pdf(spec)
     out = args.out or Path("build") / "alignment.pdf"
-    write_file(out, pdf, "pdf")
+    write_file(out, pdf, "pdf", example="alignment.pdf")
     print(f"{out}: a fronts page and its backs page; {sheet.describe()}")
     print("Print both pages on one sheet, two-sided, at 100% scale; hold it to a light and read the scales "
           "on the back; pass what they show as --back-offset X,Y.")

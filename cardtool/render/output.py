@@ -224,13 +224,13 @@ def _umask() -> int:
     return mask
 
 
-def check_out_file(path: Path, kind: str, flag: str = "--out") -> None:
+def check_out_file(path: Path, kind: str, flag: str = "--out", example: str | None = None) -> None:
     """Refuse an output file that is a folder, lies in a deck folder, or would replace a file of another kind."""
     path = Path(path)
     what, starts = KINDS[kind]
     if path.is_dir():
         raise UsageError(f"{flag} {path} is a folder, and this command writes one file ({what}); "
-                         f"give a file name, such as {path / _example(kind)}")
+                         f"give a file name, such as {path / (example or _example(kind))}")
     if path.parent.exists() and not path.parent.is_dir():
         raise UsageError(f"{flag} {path}: {path.parent} is a file, not a folder")
     deck = deck_folder_around(path.parent)
@@ -252,12 +252,12 @@ def _example(kind: str) -> str:
     return {"pdf": "cards.pdf", "svg": "web.svg", "log": "game.jsonl"}[kind]
 
 
-def write_file(path: Path, data: str | bytes, kind: str, flag: str = "--out") -> None:
+def write_file(path: Path, data: str | bytes, kind: str, flag: str = "--out", example: str | None = None) -> None:
     """Check and write one output file atomically; a folder cardtool made (or that is empty) records it."""
     from cardtool.render.environment import write_atomic
 
     path = Path(path)
-    check_out_file(path, kind, flag)
+    check_out_file(path, kind, flag, example)
     try:
         record = not path.parent.exists() or _manifest_files(path.parent) is not None or not _visible(path.parent)
         write_atomic(path, data)
