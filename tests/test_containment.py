@@ -302,6 +302,17 @@ def test_art_given_as_a_url_is_refused_on_the_network_and_allowed_as_data(deck, 
     assert art_url(Roots.of(deck), "data:image/png;base64,AAAA", "frog") == "data:image/png;base64,AAAA"
 
 
+def test_art_that_is_a_pipe_or_a_folder_is_refused_at_validate_without_being_opened(deck):
+    (deck / "art").mkdir()
+    os.mkfifo(deck / "art" / "pipe.svg")
+    pipe = set_art(deck, "summer-frog-7", "art/pipe.svg")
+    set_art(deck, "spring-frog-3", "art")
+    result = load(deck)  # opening the pipe would block: the test would hang
+    assert {i.card: i.code for i in result.report.errors} == {"summer-frog-7": "bad-art", "spring-frog-3": "bad-art"}
+    [issue] = [i for i in result.report.errors if i.card == "summer-frog-7"]
+    assert issue.location.line == pipe + 1  # one line lower: spring-frog-3, above it, got an art line too
+
+
 def test_svg_art_naming_the_network_is_a_located_error_at_the_art_field(deck):
     (deck / "art.svg").write_text(SVG.format('\n<image href="https://example.org/frog.png"/>'), encoding="utf-8")
     line = set_art(deck, "summer-frog-7", "art.svg")

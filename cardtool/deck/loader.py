@@ -12,7 +12,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from cardtool.deck import compose
-from cardtool.deck.containment import (HINT, OUTSIDE, REMOTE, REMOTE_HINT, Outside, Remote, Roots, check_name,
+from cardtool.deck.containment import (BAD_ART, HINT, OUTSIDE, REMOTE, REMOTE_HINT, Outside, Remote, Roots, check_name,
                                        find_file, is_url, svg_problems)
 from cardtool.deck.model import Deck, Manifest
 from cardtool.deck.schema import validate_against
@@ -269,6 +269,11 @@ def check_art(source: DeckSource, roots: Roots, report: Report) -> None:
             message = str(exc) if is_url(art) else f"'{art}' {exc}"
             report.error(OUTSIDE, f"field 'art': {message}", location=where, card=entry.id,
                          path=entry.path + ("art",), hint=HINT)
+            continue
+        if path is None and not is_url(art) and any(p.exists() for p in (roots.locate(art, f) for f in roots.folders)):
+            report.error(BAD_ART, f"field 'art': '{art}' is not a regular file (a folder, a pipe or a device)",
+                         location=where, card=entry.id, path=entry.path + ("art",),
+                         hint="art is a PNG, JPEG or SVG file inside the deck folder")
             continue
         if path is not None and path.suffix.lower() == ".svg":
             for problem in svg_problems(path, roots):
