@@ -326,6 +326,7 @@ def test_icons_linked_outside_or_naming_the_network_are_refused(deck, outside):
     (deck / "icons" / "seasons" / "spring.svg").symlink_to(outside / "pic.svg")
     (deck / "icons" / "seasons" / "summer.svg").write_text(
         SVG.format('<image href="http://127.0.0.1:9/sun.png"/>'), encoding="utf-8")
+    os.mkfifo(deck / "icons" / "seasons" / "winter.svg")  # opening it would block
     result = load(deck)
     assert [i.location.file.name for i in issues(result, "outside-deck")] == ["spring.svg"]
     assert [i.location.file.name for i in issues(result, "remote-url")] == ["summer.svg"]
@@ -378,6 +379,13 @@ def test_rulebook_pictures_on_the_network_or_outside_are_refused_with_their_line
         markdown_chapters([section], {}, Slugs(), Roots.of(deck))
     found = [(i.code, i.location.line, i.location.column) for i in caught.value.report.issues]
     assert found == [("remote-url", 4, 9), ("outside-deck", 5, 9)]
+
+
+def test_a_rulebook_section_that_is_a_pipe_is_never_opened(deck):
+    pipe = deck / "rulebook" / "pipe.md"
+    os.mkfifo(pipe)
+    with pytest.raises(RenderError, match="not a regular file"):
+        markdown_chapters([pipe], {}, Slugs(), Roots.of(deck))
 
 
 def test_rulebook_pictures_inside_show_and_web_links_stay_links(deck):
@@ -445,12 +453,13 @@ def test_the_fetcher_serves_data_and_files_inside_and_refuses_the_rest(deck, out
     fetcher = deck_fetcher(Roots.of(deck), "a test")
     assert fetcher("data:text/plain,hello").read() == b"hello"
     assert fetcher((deck / "deck.yaml").resolve().as_uri()).read().startswith(b"# yaml-language-server")
+    os.mkfifo(deck / "pipe.png")
     with recording() as seen:
         for refused in (f"{url}/x.png", "https://example.org/x.png", (outside / "secret.txt").as_uri(),
-                        "file://otherhost/etc/passwd", "ftp://127.0.0.1/x"):
+                        "file://otherhost/etc/passwd", "ftp://127.0.0.1/x", (deck / "pipe.png").as_uri()):
             with pytest.raises(Refused):
                 fetcher(refused)
-    assert len(fetcher.refused) == 5 and hits == [] and touched(seen, outside) == []
+    assert len(fetcher.refused) == 6 and hits == [] and touched(seen, outside) == []
 
 
 def test_the_local_server_does_answer_a_plain_fetch(server):

@@ -300,7 +300,7 @@ def check_icons(root: Path, roots: Roots, report: Report) -> None:
             if not roots.contains(path):
                 report.error(OUTSIDE, "this icon is a symbolic link that leads outside the deck folder; it was "
                              "not read", location=Location(path), hint=HINT)
-            elif name in names and path.suffix.lower() == ".svg":
+            elif name in names and path.suffix.lower() == ".svg" and path.is_file():  # never open a pipe
                 for problem in svg_problems(path, roots):
                     report.error(problem.code, f"this icon {problem.message}",
                                  location=Location(path, problem.line, problem.column),

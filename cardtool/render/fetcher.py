@@ -51,7 +51,9 @@ def deck_fetcher(roots: Roots = Roots(()), what: str = "the document"):
 
         def _inside(self, url: str) -> bool:
             parts = urlsplit(url)
-            return parts.netloc == "" and self.roots.contains(Path(url2pathname(parts.path)))
+            path = Path(url2pathname(parts.path))
+            # a pipe or a device would block or never end: only regular files (or missing ones) are opened
+            return parts.netloc == "" and self.roots.contains(path) and (path.is_file() or not path.exists())
 
     return DeckFetcher()
 

@@ -103,6 +103,8 @@ def markdown_chapters(paths, directives: dict, slugs: Slugs, roots: Roots | None
             report.error(OUTSIDE, "this rulebook section is a symbolic link that leads outside the deck folder; "
                          "it was not read", location=Location(path), hint=HINT)
             continue
+        if path.exists() and not path.is_file():  # a folder, a pipe or a device: opening it might never end
+            raise RenderError(f"{path}: cannot read this rulebook section (it is not a regular file)")
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
