@@ -139,3 +139,31 @@ def test_a_fifo_is_refused_without_opening_it(tmp_path):
     report = Report()
     assert yamlsource.load_yaml(fifo, report) is None  # opening it would wait for a writer forever
     assert report.errors[0].message == "not a regular file"
+
+
+def test_reading_stops_after_too_many_card_files(tmp_path, monkeypatch):
+    monkeypatch.setattr(compose, "MAX_CARD_FILES", 5)
+    deck = _copy_base(tmp_path)
+    (deck / "more").mkdir()
+    for i in range(8):
+        (deck / "more" / f"{i}.yaml").write_text(_organisms(1, 1).replace("extra-0", f"more-{i}"))
+    manifest = deck / "deck.yaml"
+    manifest.write_text(manifest.read_text().replace("cards: [cards.yaml]", "cards: [cards.yaml, more/*.yaml]"))
+    opened = []
+    real = yamlsource._read_at_most
+    monkeypatch.setattr(yamlsource, "_read_at_most", lambda file, size: opened.append(file.name) or real(file, size))
+    errors = load(deck).report.errors
+    [issue] = [i for i in errors if i.code == "deck-too-large"]
+    assert issue.location.file.name == "deck.yaml" and issue.location.line == 5
+    assert "(5 file(s), 0.0 MB) are more than a deck may have: at most 5 files" in issue.message
+    assert "cards.yaml" in opened and "4.yaml" not in opened  # deck.yaml, cards.yaml, 0..3: nothing after
+
+
+def test_reading_stops_after_too_many_bytes(tmp_path, monkeypatch):
+    monkeypatch.setattr(compose, "MAX_CARD_BYTES", 1000)
+    deck = _copy_base(tmp_path)  # its cards.yaml alone has more than 1,000 bytes
+    manifest = deck / "deck.yaml"
+    manifest.write_text(manifest.read_text().replace("cards: [cards.yaml]", "cards: [cards.yaml, more.yaml]"))
+    (deck / "more.yaml").write_text(_organisms(1, 1))
+    [issue] = [i for i in load(deck).report.errors if i.code == "deck-too-large"]
+    assert "(1 file(s)" in issue.message and "the rest were not read" in issue.message

@@ -20,6 +20,9 @@ from cardtool.suggest import did_you_mean
 MANIFEST = "deck.yaml"
 #: Most cards a deck may hold, every copy counted, with its bases: ten times the largest shipped deck.
 MAX_DECK_CARDS = 2000
+#: Most card files one deck folder may have read, and their total size (each file is at most 2 MB).
+MAX_CARD_FILES = 1000
+MAX_CARD_BYTES = 20 * 1024 * 1024
 
 
 def resolve_base(ref: str, manifest: Manifest, report: Report, where) -> Path | None:
@@ -120,6 +123,19 @@ def check_combined(source: DeckSource, report: Report) -> None:
                      + (" and its bases" if source.bases else "") + f"; at most {MAX_DECK_CARDS:,} are allowed",
                      location=source.manifest_doc.locate(("cards",), key=True), path=("cards",),
                      hint=f"the largest counts: {named}")
+
+
+def read_enough(tried: int, source: DeckSource, report: Report, where) -> bool:
+    """True (with an error at the manifest entry about to be read) once the card files tried so far are
+    more, or larger together, than any deck needs: reading stops there rather than at the end of the disk."""
+    size = sum(doc.size for doc in source.docs)
+    if tried < MAX_CARD_FILES and size <= MAX_CARD_BYTES:
+        return False
+    report.error("deck-too-large", f"the card files read so far ({tried:,} file(s), {size / 2**20:.1f} MB) "
+                 f"are more than a deck may have: at most {MAX_CARD_FILES:,} files and "
+                 f"{MAX_CARD_BYTES // 2**20} MB in all; the rest were not read", location=where,
+                 hint="docs/deck-format.md#limits lists every limit; no real deck comes near them")
+    return True
 
 
 def combine(base: DeckSource, own: DeckSource, manifest_doc: SourceDoc, card_schema: str, report: Report,

@@ -117,7 +117,9 @@ def _read_own(path: Path, report: Report) -> DeckSource | None:
     game = GAMES[manifest.game]
     source = DeckSource(manifest, manifest_doc)
     _check_rulebook(manifest, manifest_doc, report)
-    for file, where in _card_files(manifest, manifest_doc, report):
+    for tried, (file, where) in enumerate(_card_files(manifest, manifest_doc, report)):
+        if compose.read_enough(tried, source, report, where):  # a folder of a million files is not a deck
+            break
         doc = load_yaml(file, report)
         if doc is None:
             continue

@@ -45,6 +45,7 @@ class SourceDoc:
     data: Any
     positions: dict = field(default_factory=dict)
     key_positions: dict = field(default_factory=dict)
+    size: int = 0  # bytes read
 
     def locate(self, path: Path_ = (), *, key: bool = False) -> Location:
         """The location of the value at path (or of its key), else of its nearest ancestor."""
@@ -208,7 +209,7 @@ def load_yaml(file: Path, report: Report) -> SourceDoc | None:
         report.error("empty-file", "the file is empty (only blank lines or comments)",
                      location=Location(file, 1, 1))
         return None
-    doc = SourceDoc(file, None)
+    doc = SourceDoc(file, None, size=len(raw))
     walker = _Walker(doc, report)
     try:
         doc.data = walker.walk(node, ())
