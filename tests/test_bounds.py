@@ -167,3 +167,29 @@ def test_reading_stops_after_too_many_bytes(tmp_path, monkeypatch):
     (deck / "more.yaml").write_text(_organisms(1, 1))
     [issue] = [i for i in load(deck).report.errors if i.code == "deck-too-large"]
     assert "(1 file(s)" in issue.message and "the rest were not read" in issue.message
+
+
+@pytest.mark.parametrize("depth, code", [(yamlsource.MAX_DEPTH, None), (yamlsource.MAX_DEPTH + 1, "too-deep"),
+                                         (900, "too-deep")])
+def test_nesting_is_bounded_at_the_value_too_deep(depth, code, tmp_path):
+    from cardtool.report import Report
+
+    file = tmp_path / "deep.yaml"
+    file.write_text("a: " + "[" * depth + "]" * depth + "\n")
+    report = Report()
+    yamlsource.load_yaml(file, report)
+    assert [i.code for i in report.errors] == ([code] if code else [])
+    if depth == yamlsource.MAX_DEPTH + 1:
+        assert report.errors[0].location.column == 4 + yamlsource.MAX_DEPTH
+
+
+def test_an_alias_inside_the_value_it_names_is_refused(tmp_path):
+    from cardtool.report import Report
+
+    file = tmp_path / "loop.yaml"
+    file.write_text("cards:\n  - &card {id: a, again: *card}\n")
+    report = Report()
+    assert yamlsource.load_yaml(file, report) is None
+    [issue] = report.errors
+    assert issue.code == "alias-limit" and "stands inside the value it names" in issue.message
+    assert issue.location.line == 2

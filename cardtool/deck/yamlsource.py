@@ -28,6 +28,8 @@ except ImportError:  # pragma: no cover - libyaml is optional
 MAX_FILE_BYTES = 2 * 1024 * 1024
 #: Most values aliases (*name) may expand to in one file; written-out values are bounded by the file size.
 MAX_ALIAS_VALUES = 100_000
+#: Deepest nesting of lists and mappings; a card's deepest value (an effect's filter list) is at depth 6.
+MAX_DEPTH = 64
 
 _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null")}
@@ -62,6 +64,10 @@ class _Budget(Exception):
     pass
 
 
+class _TooDeep(Exception):
+    """Nesting past MAX_DEPTH, or an alias inside the value it names; args: (line, column, recursive)."""
+
+
 class _Walker:
     """Turns a composed node tree into plain data, recording positions and problems."""
 
@@ -70,12 +76,24 @@ class _Walker:
         self.report = report
         self.seen: set[int] = set()  # nodes walked once; walking one again is expanding an alias
         self.expanded = 0
+        self.open: set[int] = set()  # nodes being walked: the current node and its ancestors
         self.constructor = SafeConstructor()
 
     def _mark(self, node) -> tuple[int, int]:
         return node.start_mark.line + 1, node.start_mark.column + 1
 
     def walk(self, node, path: Path_) -> Any:
+        if id(node) in self.open:
+            raise _TooDeep(*self._mark(node), True)
+        if len(path) > MAX_DEPTH:
+            raise _TooDeep(*self._mark(node), False)
+        self.open.add(id(node))
+        try:
+            return self._walk(node, path)
+        finally:
+            self.open.discard(id(node))
+
+    def _walk(self, node, path: Path_) -> Any:
         if id(node) in self.seen:
             self.expanded += 1
             if self.expanded > MAX_ALIAS_VALUES:
@@ -220,8 +238,16 @@ def load_yaml(file: Path, report: Report) -> SourceDoc | None:
             location=Location(file, 1, 1),
             hint="this looks like an alias bomb; write the values out or use fewer nested aliases")
         return None
+    except _TooDeep as exc:
+        line, column, recursive = exc.args
+        if recursive:
+            report.error("alias-limit", "an alias (*name) stands inside the value it names, which would never end",
+                         location=Location(file, line, column), hint="write the value out instead")
+        else:
+            report.error("too-deep", f"lists and mappings are nested more than {MAX_DEPTH} levels deep",
+                         location=Location(file, line, column), hint="a card's values nest a few levels at most")
+        return None
     except RecursionError:
-        report.error("alias-limit", "an alias refers to itself or nesting is too deep",
-                     location=Location(file, 1, 1))
+        report.error("too-deep", "lists and mappings are nested too deep", location=Location(file, 1, 1))
         return None
     return doc
