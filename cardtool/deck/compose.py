@@ -109,7 +109,7 @@ def check_combined(source: DeckSource, report: Report) -> None:
     data = source.manifest_doc.data if isinstance(source.manifest_doc.data, Mapping) else {}
     if not source.manifest.extends:
         for key in ("include", "exclude", "overrides"):
-            if key in data:
+            if data.get(key):  # an empty list chooses nothing either way
                 report.error("no-match", f"'{key}' chooses among base cards, but this deck extends no base deck",
                              location=source.manifest_doc.locate((key,), key=True), path=(key,),
                              hint="add the base under extends:, or remove the key")
