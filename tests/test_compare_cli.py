@@ -40,7 +40,8 @@ def test_compare_flags_a_much_stronger_card_as_significant(run_cli, stronger_dec
     assert summary["a"]["config"]["seed"] == summary["b"]["config"]["seed"] == 1
     assert summary["a"]["config"]["deck_hash"] != summary["b"]["config"]["deck_hash"]
     names = {p.name for p in (tmp_path / "out").iterdir()}
-    assert names == {"games-a.jsonl", "games-b.jsonl", "summary.json", "comparison.csv", "report.html", "report.pdf"}
+    assert names == {"games-a.jsonl", "games-b.jsonl", "summary.json", "comparison.csv", "report.html", "report.pdf",
+                     ".cardtool-manifest.json"}  # the list of what cardtool wrote there
     html = (tmp_path / "out" / "report.html").read_text()
     assert "common random numbers" in html and "✱" in html and html.count("<svg") >= 4
     assert "Report: " in out

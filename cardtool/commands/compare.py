@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     analysis_a = analyse(result_a.records, Spec.of(plugin, deck_a))
     analysis_b = analyse(result_b.records, Spec.of(plugin, deck_b))
     comparison = compare(result_a.records, result_b.records, analysis_a, analysis_b)
-    with staged_dir(out, reads) as stage:
+    with staged_dir(out, reads, command="compare") as stage:
         write_outputs(stage, comparison_files(result_a.records, result_b.records, comparison, config_a, config_b,
                                               run_json(result_a), run_json(result_b)))
 

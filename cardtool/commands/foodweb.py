@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         from cardtool.render.foodweb_svg import render_svg
 
         out = args.out or Path("build") / deck.manifest.id / "foodweb"
-        with staged_dir(out, reads=(Path(args.deck),)) as stage:
+        with staged_dir(out, reads=(Path(args.deck),), command="foodweb") as stage:
             for code in codes:
                 (stage / f"{code}.svg").write_text(render_svg(deck, code), encoding="utf-8")
         for code in codes:

@@ -160,7 +160,7 @@ def run_cards(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     deck_print = DeckPrint(deck, spec.card, spec.bleed, _only(args, deck))
     sheet, pdf = deck_print.sheets(spec)
-    write_file(out, pdf, "pdf", example="cards.pdf")
+    write_file(out, pdf, "pdf", example="cards.pdf", command="render cards")
     copies = sum(card.count for card in deck_print.cards)
     pages = sheet.pages(copies)
     backs = f", each followed by its backs page ({spec.duplex}-edge flip)" if spec.duplex != "none" else ", no backs"
@@ -196,7 +196,7 @@ def run_rulebook(args: argparse.Namespace) -> int:
     check_out_file(out, "pdf", example="rulebook.pdf")
     started = time.perf_counter()
     pdf, pages = rulebook_pdf(deck, paper)
-    write_file(out, pdf, "pdf", example="rulebook.pdf")
+    write_file(out, pdf, "pdf", example="rulebook.pdf", command="render rulebook")
     print(f"{out}: {pages} pages ({time.perf_counter() - started:.1f} s)")
     return 0
 
@@ -207,7 +207,7 @@ def run_alignment(args: argparse.Namespace) -> int:
     spec = sheet_spec(args)
     sheet, pdf = alignment_pdf(spec)
     out = args.out or Path("build") / "alignment.pdf"
-    write_file(out, pdf, "pdf", example="alignment.pdf")
+    write_file(out, pdf, "pdf", example="alignment.pdf", command="render alignment")
     print(f"{out}: a fronts page and its backs page; {sheet.describe()}")
     print("Print both pages on one sheet, two-sided, at 100% scale; hold it to a light and read the scales "
           "on the back; pass what they show as --back-offset X,Y.")

@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     plugin = simulated_game(deck)
     analysis = analyse(result.records, Spec.of(plugin, deck))
-    with staged_dir(out, (Path(args.deck),)) as stage:
+    with staged_dir(out, (Path(args.deck),), command="simulate") as stage:
         write_outputs(stage, simulation_files(result.records, analysis, config, run_json(result)))
 
     a = analysis

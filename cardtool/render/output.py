@@ -24,8 +24,7 @@ MANIFEST = ".cardtool-manifest.json"
 HIDDEN = ".cardtool-"  # the manifest and staging folders: never anybody else's
 STAGE = ".cardtool-new-"
 #: How the start of a file a command writes looks, so that an existing file of another kind is not replaced.
-KINDS = {"pdf": ("a PDF", (b"%PDF-",)), "svg": ("an SVG picture", (b"<svg", b"<?xml")),
-         "log": ("a cardtool game log", (b'{"event": "start"',))}
+KINDS = {"pdf": ("a PDF", (b"%PDF-",)), "log": ("a cardtool game log", (b'{"event": "start"',))}
 
 
 def deck_folder_around(path: Path) -> Path | None:
@@ -57,16 +56,23 @@ def _check_not_deck(out: Path, reads: Iterable[Path], flag: str) -> None:
                              "give an output beside it, not around it")
 
 
-def _manifest_files(folder: Path) -> set[str] | None:
-    """The files the folder's manifest lists (relative, checked to stay inside), or None without one."""
+def _manifest(folder: Path) -> dict[str, str] | None:
+    """File -> the command that wrote it, as the folder's manifest lists them (checked to stay inside)."""
     path = folder / MANIFEST
     if not path.is_file():
         return None
     try:
-        files = json.loads(path.read_text(encoding="utf-8")).get("files", [])
-    except (OSError, ValueError, AttributeError):
+        files = json.loads(path.read_text(encoding="utf-8")).get("files", {})
+        files = files if isinstance(files, dict) else dict.fromkeys(files, "")
+    except (OSError, ValueError, AttributeError, TypeError):
         raise UsageError(f"{path} is damaged; remove it if {folder} holds only cardtool's outputs") from None
-    return {name for name in files if isinstance(name, str) and _safe(name)}
+    return {name: str(command) for name, command in files.items() if isinstance(name, str) and _safe(name)}
+
+
+def _manifest_files(folder: Path) -> set[str] | None:
+    """The files the folder's manifest lists, or None without one."""
+    files = _manifest(folder)
+    return None if files is None else set(files)
 
 
 def _safe(name: str) -> bool:
@@ -106,23 +112,31 @@ def _visible(folder: Path) -> list[Path]:
     return [entry for entry in folder.iterdir() if not entry.name.startswith(HIDDEN)]
 
 
+def _is_cardtools(folder: Path) -> bool:
+    """Whether cardtool may write into the folder: new or empty, or holding cardtool's outputs."""
+    if not folder.is_dir() or _manifest_files(folder) is not None or _listed_by_parents(folder) is not None:
+        return True
+    return all(e.is_dir() and _manifest_files(e) is not None for e in _visible(folder))  # e.g. only sim/
+
+
 def check_out_folder(out: Path, reads: Iterable[Path] = (), flag: str = "--out") -> None:
     """Refuse an output folder that is a file, a deck folder, or holds files cardtool did not write."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"{flag} {out} is a file, and this command writes a folder of files; give a folder")
     _check_not_deck(out, reads, flag)
-    if not out.is_dir() or _manifest_files(out) is not None or _listed_by_parents(out) is not None:
-        return
-    entries = _visible(out)
-    if entries and not all(e.is_dir() and _manifest_files(e) is not None for e in entries):
+    if not _is_cardtools(out):
         raise UsageError(f"{flag} {out} is a folder of other files that cardtool did not write (it has no "
                          f"{MANIFEST}); nothing there is replaced: give a new or empty folder")
 
 
 @contextmanager
-def staged_dir(final: Path, reads: Iterable[Path] = (), flag: str = "--out") -> Iterator[Path]:
+def staged_dir(final: Path, reads: Iterable[Path] = (), flag: str = "--out",
+               command: str = "cardtool") -> Iterator[Path]:
     """A fresh folder to fill; on success its files replace cardtool's own in `final`, on error `final` is kept.
+
+    Files the same `command` wrote there before and did not write now are removed; files other commands
+    wrote there (render cards into a build folder) are kept unless this run writes the same names.
 
     Inside another staging folder (build's images/) it is just that folder: the outer one stages it."""
     final = Path(final)
@@ -141,7 +155,7 @@ def staged_dir(final: Path, reads: Iterable[Path] = (), flag: str = "--out") -> 
     os.chmod(stage, 0o777 & ~_umask())  # mkdtemp makes folders private; outputs are ordinary folders
     try:
         yield stage
-        _commit(stage, final)
+        _commit(stage, final, command)
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         if created and final.is_dir() and not _visible(final):
@@ -154,12 +168,16 @@ def _files_below(folder: Path) -> set[str]:
     return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() or p.is_symlink()}
 
 
-def _commit(stage: Path, final: Path) -> None:
+def _commit(stage: Path, final: Path, command: str) -> None:
     """Move the staged files in, replacing and removing only files cardtool's manifests list."""
     new = _files_below(stage) - {MANIFEST}
-    own = _manifest_files(final)
-    previous = own if own is not None else (_listed_by_parents(final) or set())
-    owned, protected = set(previous), set()
+    own = _manifest(final)
+    if own is not None:
+        previous = {name for name, by in own.items() if by == command}
+        others = {name: by for name, by in own.items() if by != command}
+    else:  # a folder an enclosing output lists (build/<deck>/images): this run takes it over
+        previous, others = _listed_by_parents(final) or set(), {}
+    owned, protected = previous | set(others) | (_listed_by_parents(final) or set()), set()
     for sub, files in _nested_manifests(final).items():
         inside = {f"{sub}/{name}" for name in files} | {f"{sub}/{MANIFEST}"}
         owned |= inside
@@ -183,7 +201,8 @@ def _commit(stage: Path, final: Path) -> None:
             (final / name).parent.mkdir(parents=True, exist_ok=True)
             os.rename(stage / name, final / name)
         _remove_empty_folders(final, {str(PurePosixPath(n).parent) for n in previous})
-        _write_manifest(final, sorted(new))
+        kept = {name: by for name, by in others.items() if name not in new and os.path.lexists(final / name)}
+        _write_manifest(final, kept | dict.fromkeys(new, command))
     finally:
         shutil.rmtree(trash, ignore_errors=True)
 
@@ -210,12 +229,12 @@ def _remove_empty_folders(final: Path, folders: set[str]) -> None:
             path = path.parent
 
 
-def _write_manifest(folder: Path, files: list[str]) -> None:
+def _write_manifest(folder: Path, files: dict[str, str]) -> None:
     from cardtool import __version__
     from cardtool.render.environment import write_atomic
 
     write_atomic(folder / MANIFEST, json.dumps({"written_by": f"cardtool {__version__}", "files": files},
-                                               indent=1) + "\n")
+                                               indent=1, sort_keys=True) + "\n")
 
 
 def _umask() -> int:
@@ -249,19 +268,20 @@ def check_out_file(path: Path, kind: str, flag: str = "--out", example: str | No
 
 
 def _example(kind: str) -> str:
-    return {"pdf": "cards.pdf", "svg": "web.svg", "log": "game.jsonl"}[kind]
+    return {"pdf": "cards.pdf", "log": "game.jsonl"}[kind]
 
 
-def write_file(path: Path, data: str | bytes, kind: str, flag: str = "--out", example: str | None = None) -> None:
+def write_file(path: Path, data: str | bytes, kind: str, flag: str = "--out", example: str | None = None,
+               command: str = "cardtool") -> None:
     """Check and write one output file atomically; a folder cardtool made (or that is empty) records it."""
     from cardtool.render.environment import write_atomic
 
     path = Path(path)
     check_out_file(path, kind, flag, example)
     try:
-        record = not path.parent.exists() or _manifest_files(path.parent) is not None or not _visible(path.parent)
+        record = _is_cardtools(path.parent)
         write_atomic(path, data)
         if record:
-            _write_manifest(path.parent, sorted((_manifest_files(path.parent) or set()) | {path.name}))
+            _write_manifest(path.parent, (_manifest(path.parent) or {}) | {path.name: command})
     except OSError as exc:
         raise UsageError(f"cannot write {flag} {path}: {exc.strerror or exc}") from None

@@ -204,7 +204,7 @@ def _build(deck_path: Path, options: BuildOptions, out: Path | None, report: Cal
             raise DeckError(f"deck {deck_path} has errors; nothing was built", result.report)
         out = Path("build") / result.source.manifest.id
     results = []
-    with staged_dir(out, reads=(Path(deck_path),)) as folder:  # replaces only cardtool's own files there
+    with staged_dir(out, reads=(Path(deck_path),), command="build") as folder:  # only cardtool's files replaced
         ctx = Context(Path(deck_path), options, folder)
         for step in STEPS:
             reason = step.skip(ctx) if ctx.deck is not None else None
