@@ -175,6 +175,8 @@ def test_invasive_species_destroys_an_opponents_organism_by_the_role_it_acts_in_
     do(state, Play(num(state, "invasive-species")))
     assert {a.card for a in state.legal_actions()} == {num(state, "cave-spider")}
     do(state, ChooseCard(num(state, "cave-spider")))
+    assert state.current_player == 1 and state.stack[-1][0] == "arrange"  # its owner reorders what is left
+    do(state, state.legal_actions()[0])
     assert num(state, "cave-spider") in state.discard and num(state, "invasive-species") == state.discard[-1]
 
 
@@ -245,6 +247,8 @@ def test_targeting_an_opponent_is_choosing_them_and_protection_forbids_it(expans
     candidates = {a.card for a in state.legal_actions()}
     assert candidates == {num(state, "cave-spider"), num(state, "cave-centipede")}  # not the tundra's
     do(state, ChooseCard(num(state, "cave-spider")))
+    if state.stack and state.stack[-1][0] == "arrange":  # seat 2 reorders its disturbed web
+        do(state, state.legal_actions()[0])
     webs = {a.ecology for a in plays_of(state)}
     assert webs == {eco(state, 2, "CAV").biome}  # placing a card on a web targets its owner
 

@@ -70,3 +70,41 @@ def test_the_log_replays_the_game(run_cli, tmp_path):
     game = PLUGIN.new_game(load_deck(BASE), 3, "multi", 11)
     state = replay(game, [action_from_json(t["action"]) for t in turns])
     assert [str(s) for s in state.scores()] == end["scores"] and [s + 1 for s in state.winners()] == end["winners"]
+
+
+class Person:
+    """Stdin for `cardtool play --human 1`, reading each menu as printed: plays cards when it can, ends
+    other phases, and at an arrangement menu picks the first arrangement that changes a role."""
+
+    def __init__(self, capsys):
+        self.capsys, self.transcript, self.picked = capsys, [], []
+
+    def readline(self) -> str:
+        printed = self.capsys.readouterr().out
+        self.transcript.append(printed)
+        menu = re.findall(r"^\s+(\d+)\) (.*)$", printed.split("choose 1-")[-2] if "choose 1-" in printed else "",
+                          re.M)
+        options = [text for _, text in menu]
+        for wanted in ("(now ", "play a card", "decline", "end trading", "end playing", "end the turn"):
+            for number, text in enumerate(options, 1):
+                if wanted in text:
+                    if wanted == "(now ":
+                        self.picked.append(text)
+                    return f"{number}\n"
+        return "1\n"
+
+
+def test_a_person_at_the_terminal_chooses_the_arrangement_of_their_web(run_cli, monkeypatch, capsys):
+    for seed in range(1, 12):
+        person = Person(capsys)
+        monkeypatch.setattr("sys.stdin", person)
+        code, out, err = run_cli("play", BASE, "--players", "2", "--human", "1", "--bots", "greedy",
+                                 "--seed", seed)
+        assert code == 0, err
+        transcript = "".join(person.transcript) + out
+        if person.picked:
+            break
+    assert person.picked, "no seed gave the person an arrangement to choose"
+    assert "P1, choose the roles in P1's" in transcript and "keep it as it is" in transcript
+    change = person.picked[0]  # e.g. "Cave Crayfish SD (now C2)": the account says it was done
+    assert re.search(rf"Round \d+, P1: arranges P1's [^:]+: {re.escape(change)}\.$", transcript, re.M)

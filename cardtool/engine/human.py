@@ -31,7 +31,8 @@ class HumanPlayer:
         print(self.show(observation), file=out)
         remaining = [(self.parts(observation, action), action) for action in legal]
         depth = 0
-        while len(remaining) > 1:
+        # Actions a person cannot tell apart (e.g. two copies of one card) are the same choice to them.
+        while len(remaining) > 1 and depth < max(len(parts) for parts, _ in remaining):
             options = list(dict.fromkeys(parts[depth] for parts, _ in remaining if len(parts) > depth))
             if len(options) > 1:
                 picked = options[self._ask(options, out)]

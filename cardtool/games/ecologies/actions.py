@@ -74,6 +74,15 @@ class ChooseCard:
 
 
 @dataclass(frozen=True, slots=True)
+class Arrange:
+    """Answer a pending choice of arrangement: the role of each organism of `ecology`, in the order of
+    its cards, one of the arrangements offered (all keep the same cards fed; see arrange.alternatives)."""
+
+    ecology: int
+    roles: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Discard:
     """Single-player game: discard a card after drawing."""
 
@@ -99,16 +108,16 @@ class EndPhase:
     """Finish trading, finish playing, or finish purchasing (which ends the turn)."""
 
 
-Action = (Draw | Offer | Accept | Decline | Play | Move | UseBonus | ChoosePlayer | ChooseCard | Discard | BuyWith
-          | DestroyEcology | EndPhase)
+Action = (Draw | Offer | Accept | Decline | Play | Move | UseBonus | ChoosePlayer | ChooseCard | Arrange | Discard
+          | BuyWith | DestroyEcology | EndPhase)
 ACTION_TYPES = {cls.__name__: cls for cls in (Draw, Offer, Accept, Decline, Play, Move, UseBonus, ChoosePlayer,
-                                                ChooseCard, Discard, BuyWith, DestroyEcology, EndPhase)}
+                                                ChooseCard, Arrange, Discard, BuyWith, DestroyEcology, EndPhase)}
 END_PHASE = EndPhase()
 DECLINE = Decline()
 
 
 def action_from_json(data: dict[str, Any]):
     """The action a `--log` line holds (see cardtool.engine.playout.action_json)."""
-    fields = dict(data)
+    fields = {key: tuple(value) if isinstance(value, list) else value for key, value in data.items()}
     cls = ACTION_TYPES[fields.pop("type")]
     return cls(**fields)

@@ -6,6 +6,8 @@ as C1 or SD; a C3 eats a C2; a C4 eats a C3. A card has one role at a time and f
 predators. The best arrangement keeps the most cards, then is healthy (P, C1, C2, C3 and SD each
 filled), then earns the most role bonus (`weights`: VP per card acting in each role, e.g. Mangrove's
 C4), then comes first in a fixed search order, so it is a pure function of the cards and is memoised.
+That order only proposes: `alternatives` lists every arrangement as good by those three counts (all
+cards fed, health, role-bonus VP), among which the owner chooses (the engine's `Arrange` choice).
 
 The search is a branch and bound over cards (fewest options first) with forward checking: after each
 choice, every chosen card must still have a possible prey. Webs hold at most a biome's organisms
@@ -218,6 +220,100 @@ def _solve(table: CardTable, code: str, defs: tuple[int, ...], weights: tuple[in
         best_key = (0, 0, sum(weights[P] for r in best if r == P))
     roles = tuple(ROLE_NAMES[r] if r is not None else None for r in best)
     return roles, bool(best_key[1]), best_key[2]
+
+
+#: At most this many arrangements are offered to an owner to choose from (the solver's first).
+MAX_ALTERNATIVES = 12
+_ALTERNATIVE_NODES = 20_000
+
+
+def alternatives(table: CardTable, code: str, cards: Sequence[int], weights: tuple[int, ...] = NO_WEIGHTS
+                 ) -> tuple[tuple[str, ...], ...]:
+    """The arrangements an owner may choose among for these organisms, all fed: each role tuple (in the
+    canonical order of the cards) keeps every card fed, is healthy when the best arrangement is, and
+    earns the same role-bonus VP. The solver's arrangement comes first; arrangements differing only by
+    which copy of one card takes which role count once. Empty when the cards cannot all be fed."""
+    best = arrange(table, code, cards, weights)
+    if None in best.roles:
+        return ()
+    defs = tuple(table.def_of[c] for c in best.cards)
+    key = ("alternatives", code, defs, weights)
+    cache = table.arrangements
+    found = cache.get(key)
+    if found is None:
+        found = _alternatives(table, code, defs, weights, best.roles, best.healthy, best.value)
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        cache[key] = found
+    return found
+
+
+def _alternatives(table: CardTable, code: str, defs: tuple[int, ...], weights: tuple[int, ...],
+                  first: tuple[str, ...], healthy: bool, value: int) -> tuple[tuple[str, ...], ...]:
+    n = len(defs)
+    eats, printed = _masks(table, code, defs)
+    can = feasible(eats, printed)
+    options = [[r for r in printed[i] if can[r] >> i & 1] for i in range(n)]
+    order = sorted(range(n), key=lambda i: (len(options[i]), i))
+    low = [min(weights[r] for r in options[i]) for i in range(n)]
+    high = [max(weights[r] for r in options[i]) for i in range(n)]
+    assigned: list[int | None] = [None] * n
+    role_mask = [0] * 6
+    unassigned = (1 << n) - 1
+    found: dict[tuple[str, ...], None] = {_same_copies(defs, first): None}
+    nodes = 0
+
+    def fed(i: int, r: int) -> bool:
+        if r == P:
+            return True
+        if r == SD:
+            return bool((role_mask[P] | (unassigned & can[P])) & ~(1 << i))
+        prey = 0
+        for p in PREY[r]:
+            prey |= role_mask[p] | (unassigned & can[p])
+        return bool(eats[i] & prey)
+
+    def search(depth: int, weight: int) -> None:
+        nonlocal nodes, unassigned
+        nodes += 1
+        if nodes > _ALTERNATIVE_NODES or len(found) >= MAX_ALTERNATIVES:
+            return
+        rest = order[depth:]
+        if not sum(low[i] for i in rest) <= value - weight <= sum(high[i] for i in rest):
+            return
+        if healthy and not all(role_mask[h] or unassigned & can[h] for h in HEALTH):
+            return
+        if depth == n:
+            roles = tuple(ROLE_NAMES[r] for r in assigned)
+            found.setdefault(_same_copies(defs, roles), None)
+            return
+        i = order[depth]
+        bit = 1 << i
+        unassigned &= ~bit
+        for r in options[i]:
+            assigned[i] = r
+            role_mask[r] |= bit
+            if all(fed(k, assigned[k]) for k in range(n) if assigned[k] is not None):
+                search(depth + 1, weight + weights[r])
+            role_mask[r] &= ~bit
+        assigned[i] = None
+        unassigned |= bit
+
+    search(0, 0)
+    return tuple(found)
+
+
+def _same_copies(defs: tuple[int, ...], roles: Sequence[str]) -> tuple[str, ...]:
+    """Roles with the copies of one card (adjacent in canonical order) in a fixed order of their roles."""
+    result = list(roles)
+    start = 0
+    while start < len(defs):
+        end = start
+        while end < len(defs) and defs[end] == defs[start]:
+            end += 1
+        result[start:end] = sorted(result[start:end], key=ROLE_NUMBER.__getitem__)
+        start = end
+    return tuple(result)
 
 
 def valid(table: CardTable, code: str, cards: Sequence[int], roles: Sequence[str]) -> list[str]:

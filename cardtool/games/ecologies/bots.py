@@ -5,7 +5,10 @@ VP-equivalent units: VP; health (a healthy ecology is worth its bonus, and each 
 little); food security (a second producer); bonus value (what an effect is worth, by action word); and
 hand economy (how useful each card in hand is: playable now, later, or dead). It ends a phase when no
 action gains anything. It trades: it offers a card it cannot use for a card of a biome it builds, and
-accepts an offer when the card offered is worth more to it than the card it gives.
+accepts an offer when the card offered is worth more to it than the card it gives. When the engine
+offers it a choice of arrangements for a web (all equally fed, healthy and scoring), it takes the one
+least exposed to the targeted destroy cards it has not seen yet (Invasive Species, Wildfire): for each
+such card, the worst single loss it could cause by the roles the cards would act in, protections counted.
 
 SearchBot (determinized Monte Carlo) ranks the actions as GreedyBot does, then for each of the best
 few (and ending the phase) deals the hidden cards at random several times (observation.sample_state), plays the
@@ -26,8 +29,8 @@ from collections.abc import Sequence
 from cardtool.engine.bots import RandomBot
 from cardtool.engine.protocol import Seat
 from cardtool.games.ecologies.actions import (
-    Accept, BuyWith, ChooseCard, ChoosePlayer, Decline, DestroyEcology, Discard, Draw, EndPhase, Move, Offer,
-    Play, UseBonus)
+    Accept, Arrange, BuyWith, ChooseCard, ChoosePlayer, Decline, DestroyEcology, Discard, Draw, EndPhase, Move,
+    Offer, Play, UseBonus)
 from cardtool.games.ecologies.arrange import arrange, fits, is_healthy
 from cardtool.games.ecologies.effects import single_excluded
 from cardtool.games.ecologies.model import Effect
@@ -59,6 +62,7 @@ class Valuer:
         self._hand_values: list[float] | None = None
         self._hand_biomes: frozenset[str] | None = None
         self._hand_living: Counter[str] | None = None
+        self._threats: list[Effect] | None = None
 
     @property
     def scores(self) -> list[float]:
@@ -229,6 +233,8 @@ class Valuer:
             return self.buy_value(action)
         if kind is DestroyEcology:
             return -10.0
+        if kind is Arrange:
+            return -self.exposure(self.obs.ecology(action.ecology), action.roles)
         return 0.0
 
     def play_value(self, action: Play) -> float:
@@ -309,6 +315,59 @@ class Valuer:
         if eco.owner == self.seat:
             return -loss
         return loss * self.leader_weight(eco.owner)
+
+    # -- arrangements
+
+    def threats(self) -> list[Effect]:
+        """The destroy effects of factor cards that may still be played against this seat: those it has
+        not seen (deck, other hands) and those known to be in other hands."""
+        if self._threats is None:
+            obs, table = self.obs, self.table
+            cards = set(obs.unseen(table.size))
+            for seat, known in enumerate(obs.known):
+                if seat != self.seat:
+                    cards.update(known)
+            self._threats = [e for c in sorted(cards) if table.kind[c] == "factor" for e in table.effects[c]
+                             if e.action == "destroy" and e.target in ("opponent", "random_opponent", "each_opponent")]
+        return self._threats
+
+    def exposure(self, eco, roles: Sequence[str]) -> float:
+        """What this seat stands to lose, in VP-equivalents, to the targeted destroy cards still to come
+        if its web is arranged with these roles: for each such card, the worst single loss it could cause
+        (a card matching its filter by the role it would act in, with what starves after it)."""
+        threats = self.threats()
+        if not threats:
+            return 0.0
+        table = self.table
+        shields = self._my_protections()
+        if any(flt is None for flt in shields):
+            return 0.0
+        total = 0.0
+        for effect in threats:
+            worst = 0.0
+            for card, role in zip(eco.cards, roles):
+                if not matches(table, effect.filter, card, owner_relation="opponent", acting=role, code=eco.code):
+                    continue
+                if any(matches(table, flt, card, owner_relation="you", acting=role, code=eco.code) for flt in shields):
+                    continue
+                worst = max(worst, self._loss(eco, card))
+            total += worst
+        return total
+
+    def _my_protections(self) -> list:
+        """Filters of the protect effects in force for this seat (None: the whole player is shielded)."""
+        table, found = self.table, []
+        sources = [c for c, owner in self.obs.table_factors if owner == self.seat]
+        sources += [eco.biome for eco in self.mine if eco.healthy]
+        for source in sources:
+            found += [e.filter for e in table.effects[source] if e.action == "protect" and e.trigger == "ongoing"]
+        return found
+
+    def _loss(self, eco, card: int) -> float:
+        rest = tuple(c for c in eco.cards if c != card)
+        after = arrange(self.table, eco.code, rest)
+        lost = sum(self.organism_vp(c) for c in (card,) + after.dropped)
+        return lost + self.eco_value(eco.code, eco.biome, eco.cards) - self.eco_value(eco.code, eco.biome, after.kept)
 
     def buy_value(self, action: BuyWith) -> float:
         value = self.card_value(action.card)

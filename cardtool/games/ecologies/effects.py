@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
-from cardtool.games.ecologies.arrange import fits
+from cardtool.games.ecologies.arrange import alternatives, fits
 from cardtool.games.ecologies.model import Effect
 from cardtool.games.ecologies.table import matches
 
@@ -228,6 +228,7 @@ def destroy_card(state, card: int, by: int) -> None:
     state.discard.append(card)
     dropped = state.arrange_eco(eco.biome, tuple(c for c in eco.cards if c != card))
     if not dropped:
+        ask_arrangement(state, eco.biome)
         return
     state.limbo.extend(dropped)
     frame = ("rescue", eco.owner, eco.biome, dropped, free)
@@ -235,6 +236,21 @@ def destroy_card(state, card: int, by: int) -> None:
         state.stack.append(frame)
     else:
         relocate(state, eco.owner, eco.biome, dropped)
+
+
+def ask_arrangement(state, biome: int) -> None:
+    """Let an ecology's owner choose its arrangement among those as good as the solver's (every card
+    fed, the same health and role-bonus VP: arrange.alternatives), when there is a choice to make.
+
+    Asked after each change to the web (a play, a move, a disturbance), never in answer to being
+    targeted. The single-player game never asks: alone, nothing can target a role, so no choice matters.
+    """
+    eco = state.ecos.get(biome)
+    if eco is None or len(eco.cards) < 2 or state.game.mode == "single":
+        return
+    options = alternatives(state.game.table, eco.code, eco.cards, eco.weights)
+    if len(options) > 1:
+        state.stack.append(("arrange", eco.owner, biome, options))
 
 
 def rescue_plays(state, frame: tuple) -> list[tuple[int, int]]:
@@ -252,8 +268,10 @@ def rescue_plays(state, frame: tuple) -> list[tuple[int, int]]:
 
 def relocate(state, owner: int, biome: int, cards) -> None:
     """Cards in limbo left without food: each moves to another of the owner's ecologies where it can
-    be fed (the first in play order), or is discarded."""
+    be fed (the first in play order), or is discarded. Then the owner chooses how the disturbed web and
+    those that took its cards are arranged."""
     table = state.game.table
+    changed = [biome]
     for card in cards:
         state.limbo.remove(card)
         for other in state.ecologies_of(owner):
@@ -261,9 +279,12 @@ def relocate(state, owner: int, biome: int, cards) -> None:
                     and fits(table, other.code, other.cards + (card,))):
                 state.arrange_eco(other.biome, other.cards + (card,))
                 state.log("move", owner, card, other.biome)
+                changed.append(other.biome)
                 break
         else:
             state.to_discard(card, owner, "starved")
+    for web in dict.fromkeys(reversed(changed)):
+        ask_arrangement(state, web)
 
 
 def take_from_discard(state, controller, placer, source, effect, seats) -> None:

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from cardtool.games.ecologies import effects
 from cardtool.games.ecologies.actions import (
-    DECLINE, END_PHASE, Accept, BuyWith, ChooseCard, ChoosePlayer, DestroyEcology, Discard, Draw, Move, Offer, Play,
+    DECLINE, END_PHASE, Accept, Arrange, BuyWith, ChooseCard, ChoosePlayer, DestroyEcology, Discard, Draw, Move, Offer, Play,
     UseBonus)
 from cardtool.games.ecologies.arrange import fits
 from cardtool.games.ecologies.state import EcologiesState
@@ -77,6 +77,8 @@ def choice_options(state: EcologiesState, frame: tuple) -> list:
         return [Discard(c) for c in sorted(hands[frame[1]])]
     if kind == "rescue":
         return [Play(card, eco) for card, eco in effects.rescue_plays(state, frame)] + [END_PHASE]
+    if kind == "arrange":
+        return [Arrange(frame[2], roles) for roles in frame[3]]
     return []
 
 

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from cardtool.games.ecologies.actions import (
-    Accept, BuyWith, ChooseCard, ChoosePlayer, Decline, DestroyEcology, Discard, Draw, EndPhase, Move, Offer,
-    Play, UseBonus)
+    Accept, Arrange, BuyWith, ChooseCard, ChoosePlayer, Decline, DestroyEcology, Discard, Draw, EndPhase, Move,
+    Offer, Play, UseBonus)
 from cardtool.games.ecologies.model import format_vp
 from cardtool.games.ecologies.records import END_REASONS
 from cardtool.games.ecologies.table import CardTable
@@ -35,6 +35,14 @@ def rows(table: CardTable, cards: Sequence[int], roles: Sequence[str | None]) ->
         if parts:
             lines.append("  |  ".join(parts))
     return lines
+
+
+def role_changes(table: CardTable, cards: Sequence[int], now: Sequence[str], roles: Sequence[str]) -> str:
+    """An arrangement against the current one, for a menu: 'as now', or 'Cave Crayfish C2 (now SD), ...'."""
+    changes = [f"{table.names[c]} {new} (now {old})" for c, old, new in zip(cards, now, roles) if old != new]
+    if not changes:
+        return "keep it as it is"
+    return ", ".join(changes)
 
 
 def vp_text(vp: Fraction) -> str:
@@ -116,6 +124,10 @@ class EcologiesText:
             return f"destroys their own ecology {self.eco_name(state.ecos.values(), action.ecology)} to buy cards."
         if kind is Draw:
             return "draws from the discard pile." if action.from_discard else "draws from the deck."
+        if kind is Arrange:
+            eco = state.ecos[action.ecology]
+            return (f"arranges {self.eco_name(state.ecos.values(), action.ecology)}: "
+                    f"{role_changes(self.table, eco.cards, eco.roles, action.roles)}.")
         return repr(action)
 
     def play_text(self, state, action: Play) -> str:
@@ -266,6 +278,10 @@ class EcologiesText:
             if kind == "rescue":
                 return ("an opponent disturbed your web: play cards for free to feed "
                         f"{', '.join(self.table.names[c] for c in frame[3])}, or play nothing more.")
+            if kind == "arrange":
+                return (f"choose the roles in {self.eco_name(observation.ecologies, frame[2])}: each choice keeps "
+                        "every card fed, with the same health and VP. Roles decide what targeted cards can hit "
+                        "(Wildfire: a P; Invasive Species: a C2, C3 or C4), and they stay until the web changes.")
             return {"draw": "draw each card from the deck or the discard pile.",
                     "seat": "choose the opponent to target.", "give": "choose the card to give.",
                     "destroy": "choose the organism to destroy.", "take": "choose a card to take.",
@@ -325,6 +341,9 @@ class EcologiesText:
             return (table.label(action.card),)
         if kind is Discard:
             return (table.label(action.card),)
+        if kind is Arrange:
+            eco = observation.ecology(action.ecology)
+            return (role_changes(table, eco.cards, eco.roles, action.roles),)
         if kind is Draw:
             top = observation.discard[-1] if observation.discard else None
             return (f"take {table.label(top)} from the discard pile",) if action.from_discard and top is not None \

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from cardtool.games.ecologies import effects
 from cardtool.games.ecologies.actions import (
-    Accept, BuyWith, ChooseCard, ChoosePlayer, Decline, DestroyEcology, Discard, Draw, EndPhase, Move, Offer,
+    Accept, Arrange, BuyWith, ChooseCard, ChoosePlayer, Decline, DestroyEcology, Discard, Draw, EndPhase, Move, Offer,
     Play, UseBonus)
 from cardtool.games.ecologies.rules import (
     BUY_COST, DRAWS, ECOLOGY_COST, SINGLE_DISCARDS, choice_options, is_free, ready, responders)
@@ -68,6 +68,7 @@ def settle(state: EcologiesState, seat: int) -> None:
             return
         for eco in stale:
             state.arrange_eco(eco.biome, eco.cards)
+            effects.ask_arrangement(state, eco.biome)
 
 
 def check_target(state: EcologiesState) -> None:
@@ -193,6 +194,7 @@ def _play(state: EcologiesState, action: Play) -> None:
     if kind == "organism":
         eco = state.ecos[action.ecology]
         state.arrange_eco(eco.biome, eco.cards + (card,))
+        effects.ask_arrangement(state, eco.biome)  # chosen once what the new card triggers has run
         effects.web_gains(state, eco.biome, card)
         return
     placement = table.placement[card]
@@ -226,6 +228,9 @@ def _rescue(state: EcologiesState, action: Play) -> None:
     state.limbo.extend(still)
     if still:
         state.stack.append(("rescue", owner, biome, still, free))
+    else:
+        for web in dict.fromkeys((biome, action.ecology)):
+            effects.ask_arrangement(state, web)
 
 
 def _move(state: EcologiesState, action: Move) -> None:
@@ -235,6 +240,17 @@ def _move(state: EcologiesState, action: Move) -> None:
     state.arrange_eco(target.biome, target.cards + (action.card,))
     state.moved += (action.card,)
     state.log("move", state.seat, action.card, action.ecology)
+    effects.ask_arrangement(state, source.biome)
+    effects.ask_arrangement(state, target.biome)  # asked first
+
+
+def _arrange(state: EcologiesState, action: Arrange) -> None:
+    """The owner's choice among equally good arrangements: only the roles change."""
+    state.stack.pop()
+    eco = state.ecos[action.ecology]
+    state.ecos[action.ecology] = eco._replace(roles=action.roles)
+    state.changed()
+    state.log("arrange", eco.owner, action.ecology, action.roles)
 
 
 def _use_bonus(state: EcologiesState, action: UseBonus) -> None:
@@ -318,6 +334,6 @@ def _end_phase(state: EcologiesState, action: EndPhase) -> None:
 
 HANDLERS = {
     Draw: _draw, Offer: _offer, Accept: _accept, Decline: _decline, Play: _play, Move: _move,
-    UseBonus: _use_bonus, ChoosePlayer: _choose_player, ChooseCard: _choose_card, Discard: _discard,
-    BuyWith: _buy_with, DestroyEcology: _destroy_ecology, EndPhase: _end_phase,
+    UseBonus: _use_bonus, ChoosePlayer: _choose_player, ChooseCard: _choose_card, Arrange: _arrange,
+    Discard: _discard, BuyWith: _buy_with, DestroyEcology: _destroy_ecology, EndPhase: _end_phase,
 }
