@@ -301,3 +301,26 @@ def test_only_naming_no_card_is_an_error_with_suggestions_and_writes_nothing(tar
     assert not out.exists()
     code, _, err = run_cli("render", target, DECKS / "symbiosis", "--only", " , ", "--out", out)
     assert code == 2 and "--only needs card ids" in err
+
+
+# -- what a newcomer types wrong: a clear message and exit 1 or 2, never a traceback ------------------
+
+@pytest.mark.parametrize("argv, code, message", [
+    (["validate", "no-such-deck"], 1, "missing-file"),
+    (["render", "cards", "{notes}"], 1, "has errors"),
+    (["play", "{deck}", "--mode", "single", "--players", "0"], 2, "not 0"),
+    (["play", "{deck}", "--seed", "abc"], 2, "invalid int value"),
+    (["simulate", "{deck}", "--games", "-1"], 2, "--games must be at least 1"),
+    (["simulate", "{deck}", "--mode", "single", "--games", "2", "--scheduler", "notaurl"], 2, "tcp://HOST:PORT"),
+    (["render", "images", "{deck}", "--dpi", "0"], 2, "--dpi 0 is out of range"),
+    (["build", "{deck}", "--dpi", "5000"], 2, "--dpi 5000 is out of range"),
+    (["foodweb", "{deck}", "--out", "{tmp}/web"], 2, "--out is for --format svg"),
+    (["diff", "{deck}", "--rev", "HEAD...HEAD~1"], 2, "two dots"),
+])
+def test_bad_arguments_give_a_message_never_a_traceback(argv, code, message, place, run_cli, monkeypatch):
+    tmp_path, user, deck = place
+    monkeypatch.chdir(user)  # so that a default build/ would be refused rather than written into the repo
+    argv = [a.format(deck=deck, notes=user / "notes.txt", tmp=tmp_path) for a in argv]
+    got, out, err = run_cli(*argv)
+    assert "Traceback" not in err
+    assert got == code and message in out + err, out + err

@@ -74,9 +74,16 @@ def check_runner(args: argparse.Namespace) -> None:
         if args.jobs is not None:
             raise UsageError("--jobs and --scheduler exclude each other: the cluster decides how many workers run")
         try:
-            import distributed  # noqa: F401
+            from distributed.comm import parse_address
+            from distributed.comm.addressing import parse_host_port
         except ImportError:
             raise UsageError("--scheduler needs Dask: pip install 'cardtool[cluster]'") from None
+        try:  # a malformed address is a usage error here, not a half-made client failing later
+            scheme, location = parse_address(args.scheduler)
+            if scheme in ("tcp", "tls"):
+                parse_host_port(location)
+        except ValueError as exc:
+            raise UsageError(f"--scheduler {args.scheduler}: {exc}; write it as tcp://HOST:PORT") from None
     else:
         check_jobs(args.jobs)
 
