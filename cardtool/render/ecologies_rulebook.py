@@ -47,6 +47,7 @@ class BiomeRow:
     bonus: str
     copies: int
     organisms: int
+    design: bool = False  # the bonus is the project's invention (source: design), marked with a dagger
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ class FactorRow:
     placement: str
     text: str
     copies: int
+    design: bool = False  # the card is the project's invention (source: design)
 
 
 @dataclass(frozen=True)
@@ -122,13 +124,13 @@ class EcologiesRulebook:
     def reference(self) -> list[tuple[str, Markup]]:
         deck = self.deck
         biomes = tuple(BiomeRow(b.code, b.name, b.colour, mark.ink, mark.icon, self.faces.biome(b).bonus, b.count,
-                                len(organisms_in(deck, b.code)))
+                                len(organisms_in(deck, b.code)), b.bonus_source == "design")
                        for b in deck.biomes for mark in (self.faces.biome_marks[b.code],))
         roles = tuple(RoleRow(r, ROLE_NAMES[r], ROLE_COLOURS[r], self.faces.role(r).icon, ROW_NAMES[ROW_OF_ROLE[r]],
                               ROLE_DUTIES[r], sum(1 for o in deck.organisms if r in o.roles), r in HEALTHY_ROLES)
                       for r in ROLES)
         factors = tuple(FactorRow(f.name, f.factor.capitalize(), PLACEMENT[f.placement], self.faces.factor(f).text,
-                                  f.count) for f in deck.factors)
+                                  f.count, f.source == "design") for f in deck.factors)
         parts = [
             ("Biomes", render("rulebook/ecologies.html.j2", part="biomes", biomes=biomes)),
             ("Trophic roles", render("rulebook/ecologies.html.j2", part="roles", roles=roles)),

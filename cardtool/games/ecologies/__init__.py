@@ -74,6 +74,8 @@ class EcologiesPlugin:
             ("organisms by trophic role they can take", dict(by_role)),
             ("cards and bonuses the single-player game cannot use (multiplayer or unfair alone)",
              single_excluded_cards(deck)),
+            ("where the rules of cards and bonuses come from (source:)", sources(deck)),
+            ("the project's own design, not the printed rulebook's (source: design)", designed(deck)),
         ]
 
     # -- cardtool play (cardtool.games.plugin.PlayableGame)
@@ -104,6 +106,29 @@ def single_excluded_cards(deck: EcologiesDeck) -> dict[str, int]:
         if card_effects and all(single_excluded(e) for e in card_effects):
             found[f"{card.name} (bonus)" if isinstance(card, Biome) else card.name] = card.count
     return found
+
+
+def rule_sources(deck: EcologiesDeck) -> list[tuple[str, str, int]]:
+    """(name, source, copies) of every factor card and biome bonus ("" when not claimed); a biome card
+    appears as its bonus, since the bonus is the rule."""
+    found = []
+    for card in deck.cards:
+        if isinstance(card, Biome):
+            found.append((f"{card.name} (bonus)", card.bonus_source, card.count))
+        elif isinstance(card, Factor):
+            found.append((card.name, card.source, card.count))
+    return found
+
+
+def sources(deck: EcologiesDeck) -> dict[str, int]:
+    counts = Counter({"rulebook": 0, "design": 0})
+    for _, source, copies in rule_sources(deck):
+        counts[source or "not marked"] += copies
+    return dict(counts)
+
+
+def designed(deck: EcologiesDeck) -> dict[str, int]:
+    return {name: copies for name, source, copies in rule_sources(deck) if source == "design"}
 
 
 PLUGIN = EcologiesPlugin()

@@ -24,7 +24,8 @@ def effect_from(data: dict) -> Effect:
 
 def _common(data: dict) -> dict:
     return dict(id=data["id"], kind=data["kind"], name=data["name"], count=data.get("count", 1),
-                flavor=data.get("flavor", ""), art=data.get("art"), tags=tuple(data.get("tags", ())))
+                flavor=data.get("flavor", ""), art=data.get("art"), tags=tuple(data.get("tags", ())),
+                source=data.get("source", ""))
 
 
 def card_from(data: dict):
@@ -32,7 +33,8 @@ def card_from(data: dict):
     if kind == "biome":
         bonus = data["bonus"]
         return Biome(**_common(data), code=data["code"], colour=data["colour"],
-                     bonus=tuple(effect_from(e) for e in bonus["effects"]), bonus_text=bonus.get("text"))
+                     bonus=tuple(effect_from(e) for e in bonus["effects"]), bonus_text=bonus.get("text"),
+                     bonus_source=bonus.get("source", ""))
     if kind == "organism":
         return Organism(**_common(data), biomes=tuple(data["biomes"]), roles=tuple(data["roles"]),
                         vp=parse_vp(data["vp"]), eats=tuple(data["eats"]), eaten_by=tuple(data["eaten_by"]),

@@ -49,6 +49,8 @@ class Biome(Card):
     flavor: str = ""
     art: str | None = None
     tags: tuple[str, ...] = ()
+    source: str = ""  # the biome card itself: "rulebook", "design", or "" (not claimed)
+    bonus_source: str = ""  # its healthy-ecology bonus, likewise
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,6 +66,7 @@ class Organism(Card):
     flavor: str = ""
     art: str | None = None
     tags: tuple[str, ...] = ()
+    source: str = ""  # "rulebook", "design", or "" (not claimed)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,6 +80,7 @@ class Factor(Card):
     flavor: str = ""
     art: str | None = None
     tags: tuple[str, ...] = ()
+    source: str = ""  # where its rules come from: "rulebook", "design", or "" (not claimed)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -82,7 +82,7 @@ class SymbiosisPlugin:
             cards.append(SymbiosisCard(
                 id=d["id"], kind="card", name=d["name"], count=d.get("count", 1), animal=d["animal"],
                 season=d["season"], scoring=Scoring(**d["scoring"]), flavor=d.get("flavor", ""),
-                art=d.get("art"), tags=tuple(d.get("tags", ()))))
+                art=d.get("art"), tags=tuple(d.get("tags", ())), source=d.get("source", "")))
         return SymbiosisDeck(manifest=source.manifest, cards=tuple(cards), seasons=seasons, animals=animals)
 
     def check_deck(self, deck: SymbiosisDeck, source: DeckSource, report: Report) -> None:
@@ -112,8 +112,12 @@ class SymbiosisPlugin:
             animals[deck.animal(card.animal).name] += card.count
             seasons[deck.season(card.season).name] += card.count
             rules[card.scoring.rule] += card.count
+        by_source: Counter = Counter({"rulebook": 0, "design": 0})
+        for card in deck.cards:
+            by_source[card.source or "not marked"] += card.count
         return [("cards", {"card": deck.size}), ("cards by Animal", dict(animals)),
-                ("cards by Season", dict(seasons)), ("cards by scoring rule", dict(rules))]
+                ("cards by Season", dict(seasons)), ("cards by scoring rule", dict(rules)),
+                ("cards by source (rulebook: shown in the printed rules' worked example)", dict(by_source))]
 
     # -- cardtool play (cardtool.games.plugin.PlayableGame)
 

@@ -55,6 +55,7 @@ class SymbiosisCard(Card):
     flavor: str = ""
     art: str | None = None
     tags: tuple[str, ...] = ()
+    source: str = ""  # "rulebook" (shown in the printed rules), "design", or "" (not claimed)
 
 
 @dataclass(frozen=True, kw_only=True)
