@@ -65,7 +65,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_deck_argument(cards)
     add_sheet_options(cards)
     _add_selection(cards)
-    cards.add_argument("--out", metavar="FILE", type=file_path, help="the PDF to write (default build/<deck-id>/cards.pdf)")
+    cards.add_argument("--out", metavar="FILE", type=file_path,
+                       help="the PDF to write (default build/<deck-id>/cards.pdf)")
 
     images = targets.add_parser("images", help="one PNG per card face and back, with bleed, for print-on-demand "
                                 "shops, and a contact sheet", formatter_class=fmt, epilog=EXAMPLES)
@@ -87,7 +88,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     alignment = targets.add_parser("alignment", help="a two-sided test sheet to measure the --back-offset your "
                                    "printer needs", formatter_class=fmt, epilog=EXAMPLES)
     add_sheet_options(alignment)
-    alignment.add_argument("--out", metavar="FILE", type=file_path, help="the PDF to write (default build/alignment.pdf)")
+    alignment.add_argument("--out", metavar="FILE", type=file_path,
+                           help="the PDF to write (default build/alignment.pdf)")
 
 
 def run(args: argparse.Namespace) -> int:
