@@ -193,3 +193,13 @@ def test_an_alias_inside_the_value_it_names_is_refused(tmp_path):
     [issue] = report.errors
     assert issue.code == "alias-limit" and "stands inside the value it names" in issue.message
     assert issue.location.line == 2
+
+
+def test_a_file_name_longer_than_file_systems_allow_is_a_located_error(tmp_path, run_cli):
+    deck = _copy_base(tmp_path)
+    manifest = deck / "deck.yaml"
+    manifest.write_text(manifest.read_text().replace("cards: [cards.yaml]", f"cards: [cards.yaml, {'x' * 300}.yaml]"))
+    code, out, err = run_cli("validate", deck)
+    assert code == 1, err
+    assert "deck.yaml:5:21: error[bad-value] 'cards': text 'xxx" in out
+    assert "every folder and file name in a path has at most 60 characters" in out
