@@ -651,9 +651,17 @@ def outputs_missing(case: Case, out: Path) -> list[str]:
     return [f"missing output {path}" for path in missing]
 
 
+MARKUP_NAMES = ("$\\frac{1}{0}$ Algae $x^", "{{ 7*191 }} {% if true %}jinja{% endif %}", "<script>alert(1)</script>",
+                "]]> <!-- Mayfly")
+
+
 def markup_problems(out: Path) -> list[str]:
-    """Card names written as markup reach HTML and SVG escaped, and no template evaluates them."""
+    """Card names written as markup reach HTML and SVG escaped, print as written in the PDFs, and no
+    template evaluates them (7*191 would print 1337)."""
+    import pypdf
+
     problems = []
+    escaped_seen = []
     for path in out.rglob("*"):
         if not path.is_file() or path.suffix not in (".html", ".svg"):
             continue
@@ -663,8 +671,19 @@ def markup_problems(out: Path) -> list[str]:
             problems.append(f"{rel}: a card name reached HTML unescaped")
         if re.search(r"<img src=http://127\.0\.0\.1", text):
             problems.append(f"{rel}: a card name's <img> reached HTML unescaped")
-        if "1337" in text and "{{ 7*191 }}" not in text and "{{ 7*191 }}".replace(" ", "") not in text:
-            problems.append(f"{rel}: a Jinja expression in a flavour text was evaluated")
+        if "&lt;script&gt;alert(1)&lt;/script&gt;" in text:
+            escaped_seen.append(str(rel))
+    if not any(name.endswith("report.html") for name in escaped_seen):
+        problems.append("the simulation report does not show the card name <script>... (escaped)")
+    for pdf in ("cards/cards.pdf", "build/build/cards.pdf"):
+        if not (out / pdf).is_file():
+            continue
+        text = "".join(page.extract_text() for page in pypdf.PdfReader(out / pdf).pages)
+        missing = [name for name in MARKUP_NAMES if name not in text]
+        if missing:
+            problems.append(f"{pdf} does not print these texts as written: {missing}")
+        if "1337" in text:
+            problems.append(f"{pdf}: a Jinja expression in a flavour text was evaluated")
     return problems
 
 
