@@ -1,5 +1,7 @@
 """The parts of a Symbiosis rulebook computed from the deck: components, Seasons and Animals, the card
-index, and worked scoring examples scored by the scoring engine (the `cardtool:score` directive)."""
+index, worked scoring examples scored by the scoring engine (the `cardtool:score` directive), and the
+table of each mode (the `cardtool:table` directive: seats, River size and what each side column counts),
+written from the same constants the engine plays with (cardtool.games.symbiosis.layout.MODES)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from markupsafe import Markup
 
 from cardtool.deck.containment import OUTSIDE, Outside
 from cardtool.errors import DeckError, RenderError
-from cardtool.games.symbiosis.layout import LEFT, MIDDLE, POND, RIVER, ROW
+from cardtool.games.symbiosis.layout import LEFT, MIDDLE, MODES, POND, RIVER, ROW, Mode
 from cardtool.games.symbiosis.model import SymbiosisDeck
 from cardtool.games.symbiosis.position import load_position
 from cardtool.games.symbiosis.table import FIXED, CardTable
@@ -84,6 +86,17 @@ class Breakdown:
 
 
 @dataclass(frozen=True)
+class ModeRow:
+    """One mode as a table at the start of play: who sits, the River, what the side columns count."""
+
+    mode: str
+    players: str  # "3 or 4"
+    river: str  # "4 cards, face up"
+    seats: tuple[tuple[str, str, str], ...]  # (whose pond, left column counts, right column counts)
+    note: str
+
+
+@dataclass(frozen=True)
 class Example:
     """A worked example: the ponds on the table and the breakdown of the chosen players' scores."""
 
@@ -132,7 +145,38 @@ class SymbiosisRulebook:
                 ("Card index", Markup(render("rulebook/symbiosis.html.j2", part="index", cards=index)))]
 
     def directives(self) -> dict:
-        return {"score": self.score_example}
+        return {"score": self.score_example, "table": self.table_of_modes}
+
+    def table_of_modes(self, args: list[str], body: str, folder: Path, where: str) -> Markup:
+        """```cardtool:table [MODE ...]```: each mode's seats, River and side columns, as the engine plays."""
+        unknown = [name for name in args if name not in MODES]
+        if unknown:
+            raise RenderError(f"{where}: no Symbiosis mode {', '.join(unknown)} (modes: {', '.join(MODES)})")
+        rows = tuple(self.mode_row(MODES[name]) for name in (args or MODES))
+        return Markup(render("rulebook/symbiosis.html.j2", part="modes", modes=rows))
+
+    def mode_row(self, mode: Mode) -> ModeRow:
+        allowed = mode.players(self.deck.size)
+        players = (" or ".join(str(n) for n in allowed) if len(allowed) <= 2
+                   else f"{allowed.start} to {allowed[-1]}") if allowed else "none with this deck"
+        hidden = mode.river_hidden
+        river = (f"{mode.river_size} cards, " + (f"{mode.river_size - hidden} face up and {hidden} face down"
+                                                  if hidden else "all face up"))
+        count = allowed[-1] if allowed else mode.min_players
+        faces, teams = mode.faces(count), mode.teams(count)
+        described = [(seat_name(seat, count), side(seat, target, count, teams, "left"),
+                      side(seat, target_right, count, teams, "right"))
+                     for seat, (target, target_right) in enumerate(faces)]
+        if len({(left, right) for _, left, right in described}) == 1:
+            described = [("every player", described[0][1], described[0][2])]
+        note = ""
+        river_sides = [(seat, "right" if right == RIVER else "left") for seat, (left, right) in enumerate(faces)
+                       if RIVER in (left, right)]
+        if river_sides:
+            note = ("the River lies at one end of the table, on " + " and ".join(
+                f"the {seat_name(seat, count)}'s {where_}" for seat, where_ in river_sides)
+                + "; at the end its face-down cards are turned up before scoring.")
+        return ModeRow(mode.name.capitalize(), players, river, tuple(described), note)
 
     def score_example(self, args: list[str], body: str, folder: Path, where: str) -> Markup:
         """```cardtool:score POSITION.yaml [PLAYER ...]```: the position scored by the engine."""
@@ -199,3 +243,26 @@ class SymbiosisRulebook:
         if len(winners) > 1:
             return f"{label} share the victory with {best} points each: they live in perfect symbiosis."
         return f"{label} {'win' if len(winners[0]) > 1 else 'wins'} with {best} points."
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def seat_name(seat: int, players: int) -> str:
+    return f"{ORDINALS[seat]} player" if seat < len(ORDINALS) else f"player {seat + 1}"
+
+
+def side(seat: int, target: int, players: int, teams, column: str) -> str:
+    """What a side column counts, in words, from the engine's faces."""
+    if target == RIVER:
+        return "the River's cards"
+    partner = any(seat in team and target in team for team in teams)
+    if partner:
+        return "your partner's pond (across the table)"
+    if players == 2:
+        return "your opponent's pond"
+    if target == (seat + 1) % players:
+        return "the pond of the player on your left (who plays after you)"
+    if target == (seat - 1) % players:
+        return "the pond of the player on your right (who played before you)"
+    return f"the {seat_name(target, players)}'s pond"
