@@ -96,6 +96,18 @@ def test_every_out_misuse_is_refused_and_loses_nothing(place, run_cli):
         assert sorted(p.name for p in tmp_path.iterdir()) == ["deck", "work"], shown
 
 
+def test_a_folder_holding_decks_is_never_an_output_folder(place, run_cli):
+    tmp_path, _, deck = place
+    shelf = tmp_path / "shelf"
+    shutil.copytree(SMALL, shelf / "decks" / "pond")
+    (shelf / MANIFEST).write_text(json.dumps({"files": {"decks/pond/deck.yaml": "build"}}))  # even so
+    before = snapshot(shelf)
+    for out in (shelf, shelf / "decks"):
+        code, _, err = run_cli("foodweb", deck, "--format", "svg", "--out", out)
+        assert code == 2 and "holds the deck folder" in err and "Traceback" not in err
+    assert snapshot(shelf) == before
+
+
 def test_a_file_name_ending_in_a_slash_or_a_dot_is_a_folder(place, run_cli):
     _, user, deck = place
     for out in (f"{user}/", f"{user}/new/", "."):

@@ -44,7 +44,7 @@ def _deck_folders(reads: Iterable[Path]) -> list[Path]:
 
 
 def _check_not_deck(out: Path, reads: Iterable[Path], flag: str) -> None:
-    """Refuse a deck folder, a folder inside one, and (for a folder output) one around a deck being read."""
+    """Refuse a deck folder, a folder inside one, and one around a deck being read or holding any deck."""
     deck = deck_folder_around(out)
     if deck is not None:
         where = "is the deck folder" if deck == out.resolve() else f"lies inside the deck folder {deck}"
@@ -54,6 +54,11 @@ def _check_not_deck(out: Path, reads: Iterable[Path], flag: str) -> None:
         if folder.is_relative_to(out.resolve()):
             raise UsageError(f"{flag} {out} holds the deck {folder} that this command reads; "
                              "give an output beside it, not around it")
+    if out.is_dir():  # decks/ or a project folder: other decks one or two levels down
+        held = next((p.parent for pattern in ("*/deck.yaml", "*/*/deck.yaml") for p in out.glob(pattern)), None)
+        if held is not None:
+            raise UsageError(f"{flag} {out} holds the deck folder {held}; give an output folder that holds "
+                             "no decks")
 
 
 def _manifest(folder: Path) -> dict[str, str] | None:
