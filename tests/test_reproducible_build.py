@@ -62,3 +62,19 @@ def test_a_malformed_source_date_epoch_is_a_usage_error(tmp_path, run_cli, monke
     assert code == 2
     assert "SOURCE_DATE_EPOCH='yesterday' is not a whole number of seconds" in err
     assert not (tmp_path / "a.pdf").exists()
+
+
+@pytest.mark.slow
+def test_the_cards_pdf_does_not_depend_on_the_number_of_workers(tmp_path, run_cli, monkeypatch):
+    from cardtool.deck.loader import load_deck
+    from cardtool.render.cards import PARALLEL_FROM
+
+    deck = DECKS / "symbiosis"  # more faces than PARALLEL_FROM, so the layout is cut in parts
+    assert len(load_deck(deck).cards) >= PARALLEL_FROM
+    pdfs = []
+    for workers in ("1", "2", "3"):
+        monkeypatch.setenv("CARDTOOL_WORKERS", workers)
+        code, _, err = run_cli("render", "cards", deck, "--out", tmp_path / f"{workers}.pdf")
+        assert code == 0, err
+        pdfs.append((tmp_path / f"{workers}.pdf").read_bytes())
+    assert pdfs[0] == pdfs[1] == pdfs[2]

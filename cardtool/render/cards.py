@@ -16,13 +16,14 @@ from cardtool.render.environment import environment, render
 from cardtool.render.fitting import LaidOut, base_sizes, fit, render_html
 from cardtool.render.games import faces_of
 from cardtool.render.impose import Note, SheetPage, Stamp, impose, merge
-from cardtool.render.parallel import run_sliced
+from cardtool.render.parallel import MAX_WORKERS, join, run_sliced, slices
 from cardtool.render.reproducible import epoch
 from cardtool.render.sheets import PRINT_NOTE, CardSize, Layout, SheetSpec, layout
 from cardtool.suggest import did_you_mean
 
 
 PARALLEL_FROM = 24  # faces: fewer are laid out in one process (a fork costs more than it saves)
+LAYOUT_PARTS = MAX_WORKERS  # documents a long run of faces is laid out in, on any machine
 
 
 @dataclass(frozen=True)
@@ -109,12 +110,14 @@ class DeckPrint:
         return render_html(self.single_html(list(faces)), self.base_url, self.roots, f"deck {self.deck.manifest.id}")
 
     def lay_out(self, faces) -> LaidOut:
-        """Faces one a page, in ONE WeasyPrint document per core: on two cores a long run is cut in two
-        halves laid out at once, which takes about half the time."""
+        """Faces one a page: a long run cut in LAYOUT_PARTS halves, each ONE WeasyPrint document; on two
+        cores both are laid out at once, which takes about half the time. The cut does not depend on the
+        machine's cores, so neither do the PDF's bytes (each part embeds its own font subsets)."""
         faces = list(faces)
-        parts = run_sliced(lambda start, end: LaidOut.of(self._single_document(faces[start:end])),
-                           len(faces), PARALLEL_FROM)
-        return LaidOut.join(parts)
+        cuts = slices(len(faces), LAYOUT_PARTS if len(faces) >= PARALLEL_FROM else 1) or [(0, 0)]
+        parts = run_sliced(lambda first, last: [LaidOut.of(self._single_document(faces[start:end]))
+                                                for start, end in cuts[first:last]], len(cuts))
+        return LaidOut.join(join(parts))
 
     def singles(self, backs: bool = True) -> tuple[list[Face], bytes]:
         """Each different face on its own page, trim size plus bleed, text fitted: (faces, PDF)."""
