@@ -122,7 +122,7 @@ def check_combined(source: DeckSource, report: Report) -> None:
         report.error("deck-too-large", f"the deck holds {total:,} cards with every copy counted"
                      + (" and its bases" if source.bases else "") + f"; at most {MAX_DECK_CARDS:,} are allowed",
                      location=source.manifest_doc.locate(("cards",), key=True), path=("cards",),
-                     hint=f"the largest counts: {named}")
+                     hint=f"{len(counts):,} different cards; the largest counts: {named}")
 
 
 def read_enough(tried: int, source: DeckSource, report: Report, where) -> bool:
