@@ -31,6 +31,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    for arg in argv:  # names that are not UTF-8 reach the terminal as surrogates; reports and JSON need text
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            parser.error(f"'{shown}' is not UTF-8 text: rename that file or folder (or give another)")
     args = parser.parse_args(argv)  # exits 2 on a usage error, as argparse does
     try:
         return args.run(args)

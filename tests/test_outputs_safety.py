@@ -328,11 +328,13 @@ def test_only_naming_no_card_is_an_error_with_suggestions_and_writes_nothing(tar
     (["build", "{deck}", "--dpi", "5000"], 2, "--dpi 5000 is out of range"),
     (["foodweb", "{deck}", "--out", "{tmp}/web"], 2, "--out is for --format svg"),
     (["diff", "{deck}", "--rev", "HEAD...HEAD~1"], 2, "two dots"),
+    (["simulate", "{deck}", "--mode", "single", "--out", "{tmp}/\udcffsim"], 2, "'{tmp}/\\xffsim' is not UTF-8"),
 ])
 def test_bad_arguments_give_a_message_never_a_traceback(argv, code, message, place, run_cli, monkeypatch):
     tmp_path, user, deck = place
     monkeypatch.chdir(user)  # so that a default build/ would be refused rather than written into the repo
     argv = [a.format(deck=deck, notes=user / "notes.txt", tmp=tmp_path) for a in argv]
+    message = message.format(tmp=tmp_path)
     got, out, err = run_cli(*argv)
     assert "Traceback" not in err
     assert got == code and message in out + err, out + err
