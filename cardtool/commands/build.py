@@ -1,4 +1,4 @@
-"""`cardtool build`: the whole pipeline for a deck into build/<deck-id>/, swapped in only when complete."""
+"""`cardtool build`: the whole pipeline for a deck into build/<deck-id>/, moved in only when complete."""
 
 from __future__ import annotations
 

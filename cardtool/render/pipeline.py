@@ -1,6 +1,6 @@
-"""`cardtool build`: every output of a deck, made step by step into a fresh folder that replaces
-build/<deck-id>/ only when all steps succeeded, so a failed build leaves the previous outputs whole
-(what other commands left there, such as sim/, is carried over).
+"""`cardtool build`: every output of a deck, made step by step into a staging folder whose files replace
+the previous build's in build/<deck-id>/ only when all steps succeeded, so a failed build leaves the
+previous outputs whole (what other commands or people put there, such as sim/, is kept: render.output).
 
 The steps are the STEPS tuple below, in order; adding a step is adding one Step there. A step gets the build context and returns the files it wrote, each with a title for
 index.html.
