@@ -19,7 +19,7 @@ from cardtool.render.output import staged_dir
 from cardtool.sim.analysis import Spec, analyse
 from cardtool.sim.compare import compare
 from cardtool.sim.config import config_json, simulated_game
-from cardtool.sim.report import comparison_files, run_json, write_outputs
+from cardtool.sim.report import comparison_files, ending_counts, run_json, write_outputs
 
 NAME = "compare"
 HELP = "simulate two decks under the same seeds and report which differences between them are significant"
@@ -72,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
 
     significant = [row for row in comparison.metrics + comparison.cards if row.difference.significant]
     print(f"{comparison.games} pairs of games compared: {len(significant)} significant difference(s).")
+    for label, analysis in (("A", analysis_a), ("B", analysis_b)):
+        print(f"End reasons of {label}: {ending_counts(analysis)} ({analysis.capped.k} capped, won by nobody).")
     for row in significant[:12]:
         print(f"  {row.metric}: A {row.a}, B {row.b}")
     if args.seed is None:
