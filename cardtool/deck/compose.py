@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from cardtool.deck.containment import Roots
 from cardtool.deck.model import Manifest, Override
 from cardtool.deck.schema import validate_against
 from cardtool.deck.source import CardEntry, DeckSource, relative
@@ -32,6 +33,8 @@ def resolve_base(ref: str, manifest: Manifest, report: Report, where) -> Path | 
         return folder
     known: dict[str, list[Path]] = {}
     for candidate in sorted(manifest.root.parent.glob(f"*/{MANIFEST}")):
+        if not Roots.of(candidate.parent).contains(candidate):
+            continue  # a sibling's deck.yaml that links out of its folder is never opened
         doc = load_yaml(candidate, Report())
         if doc is not None and isinstance(doc.data, dict) and isinstance(doc.data.get("id"), str):
             known.setdefault(doc.data["id"], []).append(candidate.parent)
