@@ -29,7 +29,9 @@ DECK = DECKS / "symbiosis"
 def test_play_runs_each_mode_to_the_end_with_an_account_of_every_turn(run_cli, args, players):
     code, out, err = run_cli("play", DECK, *args, "--seed", "7")
     assert code == 0, err
-    turns = re.findall(r"^Round (\d), P(\d): takes .* into \S+, replacing ", out, re.M)
+    # a turn's sentence is folded to 80 columns, its continuation lines indented: unfold them
+    flat = re.sub(r"\n  (?=\S)", " ", out)
+    turns = re.findall(r"^Round (\d), P(\d): takes .* into \S+, replacing ", flat, re.M)
     assert len(turns) == 7 * players
     assert turns[0] == ("1", "1") and turns[-1] == ("7", str(players))
     assert out.count("  total: ") == players
@@ -164,3 +166,19 @@ def test_every_playable_game_follows_the_protocol(plugin, deck, mode, players):
         reasons = {reason.word: reason for reason in plugin.end_reasons}  # a closed set per game
         assert state.end_reason in reasons and bool(state.winners()) == (not reasons[state.end_reason].cap)
         assert replay(plugin.new_game(deck, players, mode, seed), state.history).scores() == state.scores()
+
+
+@pytest.mark.parametrize("mode", ["standard", "duel", "team"])
+def test_a_person_plays_symbiosis_in_an_80_column_terminal_and_sees_the_opening_table_once(run_cli, monkeypatch,
+                                                                                           mode):
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 300))
+    code, out, err = run_cli("play", DECK, "--mode", mode, "--human", "1", "--seed", "3")
+    assert code == 0, err
+    # At a terminal the answer typed after "choose 1-N (q to quit): " ends that line; here it is not echoed.
+    lines = re.sub(r"choose 1-\d+ \(q to quit\): ", "\n", out).splitlines()
+    too_wide = [line for line in lines if len(line) > 80]
+    assert not too_wide, too_wide[:3]
+    before_first_turn = out.split("Round 1, P1: takes", 1)[0]
+    assert before_first_turn.count("P1's pond") == 1  # the opening table, not again before the first choice
+    assert "your turn (7 of your cards face down)" in before_first_turn
+    assert out.count("\nRiver:") >= 7  # the table is shown again once it has changed

@@ -5,6 +5,7 @@ Rendering reads the engine and the scoring breakdown; nothing here decides a rul
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 from cardtool.errors import UsageError
@@ -16,6 +17,14 @@ from cardtool.games.symbiosis.table import CardTable
 from cardtool.suggest import did_you_mean
 
 HIDDEN = "(face down)"
+#: The terminal width everything `cardtool play` prints fits in.
+WIDTH = 80
+_MARGIN = 9  # "  bottom " before a pond row
+
+
+def wrap(text: str, indent: str = "  ") -> str:
+    """A line of the account folded to WIDTH, later lines indented."""
+    return textwrap.fill(text, WIDTH, subsequent_indent=indent, break_on_hyphens=False)
 
 
 def card_lines(table: CardTable, card: int | None) -> tuple[str, str]:
@@ -27,31 +36,42 @@ def card_lines(table: CardTable, card: int | None) -> tuple[str, str]:
 
 
 def grid_width(table: CardTable, cards: Sequence[int | None], headers: Sequence[str] = ()) -> int:
-    """A column width that fits every card given and every header."""
-    return max(12, *(len(line) for card in cards for line in card_lines(table, card)),
-               *(len(h) for h in headers)) + 2
+    """A column width that fits every card given and every header, at most what four columns of a
+    WIDTH-wide terminal allow (longer text is folded within the column)."""
+    wanted = max(12, *(len(line) for card in cards for line in card_lines(table, card)),
+                 *(len(h) for h in headers)) + 2
+    return min(wanted, (WIDTH - _MARGIN) // ROW)
+
+
+def _cell(lines: tuple[str, str], width: int) -> list[str]:
+    folded = []
+    for line in lines:
+        folded += textwrap.wrap(line, width - 1, break_on_hyphens=False) if line else []
+    return folded or [""]
 
 
 def pond_grid(table: CardTable, cards: Sequence[int | None], headers: Sequence[str] = (),
               width: int | None = None) -> list[str]:
-    """Two rows of four cards, each card on two lines, under optional column headers."""
-    cells = [card_lines(table, card) for card in cards]
+    """Two rows of four cards, each card on two lines or more (folded to the column), under optional
+    column headers."""
     width = width or grid_width(table, cards, headers)
+    cells = [_cell(card_lines(table, card), width) for card in cards]
     lines = []
     if headers:
-        lines.append("         " + "".join(f"{h:<{width}}" for h in headers).rstrip())
+        lines.append(" " * _MARGIN + "".join(f"{h:<{width}}" for h in headers).rstrip())
     for row, name in ((0, "top"), (1, "bottom")):
         row_cells = cells[row * ROW:(row + 1) * ROW]
-        lines.append(f"  {name:<7}" + "".join(f"{c[0]:<{width}}" for c in row_cells).rstrip())
-        second = "".join(f"{c[1]:<{width}}" for c in row_cells).rstrip()
-        if second:
-            lines.append("         " + second)
+        for depth in range(max(len(c) for c in row_cells)):
+            lead = f"  {name:<7}" if depth == 0 else " " * _MARGIN
+            text = "".join(f"{(c[depth] if depth < len(c) else ''):<{width}}" for c in row_cells).rstrip()
+            lines.append(lead + text if text else lead.rstrip())
     return lines
 
 
 def river_lines(table: CardTable, river: Sequence[int | None]) -> list[str]:
     """The River, one numbered card a line."""
-    return [f"  {i}. {table.label(card) if card is not None else HIDDEN}" for i, card in enumerate(river, 1)]
+    return [wrap(f"  {i}. {table.label(card) if card is not None else HIDDEN}", "     ")
+            for i, card in enumerate(river, 1)]
 
 
 class Names:
@@ -132,6 +152,7 @@ class SymbiosisText:
     def __init__(self, game: SymbiosisGame, names: Sequence[str]):
         self.game, self.table = game, game.table
         self.names = Names(names, game.river_size)
+        self._shown: tuple | None = None  # the public table last printed, so it is not printed twice
 
     def _headers(self, seat: int) -> list[str]:
         faces = self.game.faces[seat]
@@ -155,7 +176,9 @@ class SymbiosisText:
                 f"{len(state.river)} cards in the River"
                 + (f" ({game.rules.river_hidden} face down)" if game.rules.river_hidden else "")
                 + (f", {len(state.box)} left in the box" if state.box else "") + ".")
-        return "\n".join([head, ""] + self.table_lines(state.observation(0)))
+        seen = state.observation(0)
+        self._shown = (seen.ponds, seen.river)
+        return "\n".join([wrap(head), ""] + self.table_lines(seen))
 
     def turn(self, before: SymbiosisState, action: Swap, after: SymbiosisState) -> str:
         """One sentence: who took what, what it replaced, what was flipped."""
@@ -172,7 +195,7 @@ class SymbiosisText:
             flipped = table.label(after.ponds[seat * POND + action.flip])
             text += (f", replacing face-up {replaced}, which goes to the River, "
                      f"and flips {SLOT_NAMES[action.flip]}: {flipped}.")
-        return text
+        return wrap(text)
 
     def final(self, state: SymbiosisState) -> str:
         lines = ["", "Final table" + (" (the River's face-down cards are flipped)" if self.game.rules.river_hidden
@@ -188,10 +211,15 @@ class SymbiosisText:
     def observation(self, observation: Observation) -> str:
         """What a person sees before choosing: the River, every pond, whose turn it is."""
         seat = observation.seat
-        lines = [""] + self.table_lines(observation, seat)
+        table = (observation.ponds, observation.river)
+        if table == self._shown:  # just printed (the opening table): not again
+            lines = [""]
+        else:
+            lines = [""] + self.table_lines(observation, seat)
+        self._shown = table
         hidden = sum(card is None for card in observation.pond(seat))
-        lines.append(f"{self.names[seat]}, your turn ({hidden} of your cards face down): "
-                     "take a River card and swap it with one of your pond cards.")
+        lines.append(wrap(f"{self.names[seat]}, your turn ({hidden} of your cards face down): "
+                          "take a River card and swap it with one of your pond cards."))
         return "\n".join(lines)
 
     def action_parts(self, observation: Observation, action: Swap) -> tuple[str, ...]:
