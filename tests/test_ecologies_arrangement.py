@@ -168,3 +168,10 @@ def test_every_bot_answers_arrangement_choices_in_whole_games(deck):
             for eco in state.ecos.values():
                 assert not valid(game.table, eco.code, eco.cards, eco.roles)
         assert asked
+
+
+def test_cardtool_arrange_lists_the_owners_other_choices(run_cli):
+    code, out, _ = run_cli("arrange", DECKS / "ecologies-bizarre-biomes", "--biome", "CAV", *CAVE, "cave-crayfish")
+    assert code == 0
+    assert "5 other arrangements as good, the owner's choice:" in out
+    assert "  Southern Cave Crayfish SD (now C2)" in out

@@ -1,7 +1,8 @@
 """`cardtool arrange`: the rules engine's arrangement solver for designers.
 
 Given a biome and some organisms, prints the best arrangement (most cards fed, then healthy) as the rows
-sit on the table, top row first, whether it is healthy, and why each card left over cannot be fed.
+sit on the table, top row first, whether it is healthy, why each card left over cannot be fed, and the
+other arrangements as good, among which a web's owner chooses in a game.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from collections import Counter
 
 from cardtool.commands.common import add_deck_argument, deck_from
 from cardtool.errors import UsageError
-from cardtool.games.ecologies.arrange import arrange, why_unfed
+from cardtool.games.ecologies.arrange import alternatives, arrange, why_unfed
 from cardtool.games.ecologies.table import CardTable
-from cardtool.games.ecologies.text import rows
+from cardtool.games.ecologies.text import role_changes, rows
 from cardtool.suggest import did_you_mean
 
 NAME = "arrange"
@@ -60,6 +61,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"not healthy: nothing acts as {', '.join(missing)}")
     for card in result.dropped:
         print(f"cannot be fed: {table.ids[card]}: {why_unfed(table, code, result, card)}")
+    others = alternatives(table, code, cards)[1:]
+    if others:  # in a game, the owner chooses among these (docs/rules/ecologies.md)
+        print(f"{len(others)} other arrangement{'s' if len(others) != 1 else ''} as good, the owner's choice:")
+        for roles in others:
+            print(f"  {role_changes(table, result.cards, result.roles, roles)}")
     return 0 if fed == len(cards) else 1
 
 
