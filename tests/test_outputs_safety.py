@@ -96,6 +96,29 @@ def test_every_out_misuse_is_refused_and_loses_nothing(place, run_cli):
         assert sorted(p.name for p in tmp_path.iterdir()) == ["deck", "work"], shown
 
 
+def test_the_misuses_cover_every_option_that_names_an_output(place):
+    """A new command (or a new --out) must be added to misuses() above, or this fails."""
+    import argparse
+
+    from cardtool.cli import build_parser
+
+    def writers(parser, path=()):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    yield from writers(sub, path + (name,))
+            elif {"--out", "--log", "--dir"} & set(action.option_strings):
+                yield path, action.option_strings[0]
+
+    covered = set()
+    for argv, _ in misuses(*place):
+        words = [str(a) for a in argv]
+        path = tuple(words[:2]) if words[0] in ("render", "new") else (words[0],)
+        covered |= {(path, option) for option in ("--out", "--log", "--dir") if option in words}
+    covered = {(path[:1] if path[0] == "new" else path, option) for path, option in covered}
+    assert set(writers(build_parser())) <= covered
+
+
 def test_a_folder_holding_decks_is_never_an_output_folder(place, run_cli):
     tmp_path, _, deck = place
     shelf = tmp_path / "shelf"
