@@ -147,3 +147,9 @@ def test_greedy_deltas_all_at_once_equal_one_at_a_time(deck):
         values = SwapValues(game, state.observation(state.current_player))
         table = values.deltas()
         assert table == [[values.delta(r, p) for p in range(POND)] for r in range(len(table))]
+
+
+def test_several_bots_named_without_players_seat_one_each(deck):
+    assert prepare(deck, games=1, bots="greedy,random,greedy").players == 3
+    assert prepare(deck, games=1, bots="random").players == 4  # one name fills the most seats the mode allows
+    assert prepare(deck, games=1, bots="greedy,random", players=4).lineup == ("greedy", "random", "greedy", "random")

@@ -43,7 +43,8 @@ def add_simulation_arguments(parser: argparse.ArgumentParser) -> None:
     """The options simulate and compare share."""
     parser.add_argument("--games", type=int, default=1000, metavar="N", help="games to play (default 1000)")
     parser.add_argument("--players", type=int, metavar="P",
-                        help="number of seats (default: as many as the mode and deck allow)")
+                        help="number of seats (default: one per bot named in --bots when it names several, else as "
+                             "many as the mode and deck allow)")
     parser.add_argument("--mode", help=f"how to play (default: the game's first mode). {modes_help()}")
     parser.add_argument("--bots", metavar="NAME[,NAME...]", default="",
                         help=f"the bots in seat order, repeated to fill the seats (default greedy). {bots_help()}")

@@ -104,14 +104,14 @@ def prepare(deck: Deck, *, games: int, players: int | None = None, mode: str | N
     allowed = plugin.players_for(deck, mode)
     if not allowed:
         raise UsageError(f"the {mode} mode cannot be played with this {deck.size}-card deck")
-    if players is None:
-        players = allowed[-1]
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    if players is None:  # several bots named: one seat each, as a reader of the command line expects
+        players = len(names) if len(names) > 1 and len(names) in allowed else allowed[-1]
     elif players not in allowed:
         counts = str(allowed.start) if len(allowed) == 1 else f"{allowed.start} to {allowed[-1]}"
         others = [m for m in plugin.modes if players in plugin.players_for(deck, m)]
         raise UsageError(f"the {mode} mode is played by {counts} players with this {deck.size}-card deck, "
                          f"not {players}" + (f"; for {players} players use --mode {others[0]}" if others else ""))
-    names = [name.strip() for name in bots.split(",") if name.strip()]
     if not names:
         names = ["greedy" if "greedy" in plugin.bots else next(iter(plugin.bots))]
     check_bot_names(names, plugin.bots)
