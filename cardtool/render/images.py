@@ -9,6 +9,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from cardtool.csvtext import spreadsheet_text
 from cardtool.deck.model import Deck
 from cardtool.errors import RenderError
 from cardtool.render.cards import DeckPrint
@@ -92,7 +93,7 @@ def _write_index(path: Path, images: list[Image]) -> None:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["file", "card", "name", "side", "copies", "width_px", "height_px"])
     for image in images:
-        writer.writerow([image.file, image.card_id, image.name, image.side, image.count, image.width, image.height])
+        writer.writerow([image.file, image.card_id, spreadsheet_text(image.name), image.side, image.count, image.width, image.height])
     path.write_text(buffer.getvalue(), encoding="utf-8")
 
 

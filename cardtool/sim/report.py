@@ -14,6 +14,7 @@ import math
 from collections.abc import Mapping
 from pathlib import Path
 
+from cardtool.csvtext import spreadsheet_text
 from cardtool.errors import UsageError
 from cardtool.sim import charts
 from cardtool.sim.analysis import Analysis
@@ -215,7 +216,7 @@ def cards_csv(analysis: Analysis) -> str:
                "significant", f"never_{spec.choice_event}"]
     writer.writerow(header)
     for c in analysis.cards:
-        row = [c.id, c.name]
+        row = [c.id, spreadsheet_text(c.name)]
         for event in spec.card_events:
             rate = c.win_when[event]
             row += [c.games[event], _f(c.per_game[event]), _f(rate.value), rate.n]
