@@ -381,6 +381,17 @@ def test_rulebook_pictures_on_the_network_or_outside_are_refused_with_their_line
     assert found == [("remote-url", 4, 9), ("outside-deck", 5, 9)]
 
 
+def test_validate_reports_rulebook_pictures_on_the_network_or_outside_before_anything_is_printed(deck, run_cli):
+    section = deck / "rulebook" / "1-goal.md"
+    lines = section.read_text(encoding="utf-8").count("\n")
+    with section.open("a", encoding="utf-8") as out:
+        out.write("\n![frog](http://127.0.0.1:9/frog.png) and\n![pond](../../outside/pic.svg)\n")
+    code, out, err = run_cli("validate", deck)
+    assert code == 1, out + err
+    assert f"1-goal.md:{lines + 2}:9: error[remote-url]" in out
+    assert f"1-goal.md:{lines + 3}:9: error[outside-deck]" in out
+
+
 def test_a_rulebook_section_that_is_a_pipe_is_never_opened(deck):
     pipe = deck / "rulebook" / "pipe.md"
     os.mkfifo(pipe)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 
-from cardtool.deck import compose
+from cardtool.deck import compose, prose
 from cardtool.deck.containment import (BAD_ART, HINT, OUTSIDE, REMOTE, REMOTE_HINT, Outside, Remote, Roots, check_name,
                                        find_file, is_url, svg_problems)
 from cardtool.deck.model import Deck, Manifest
@@ -81,6 +81,7 @@ def _load(deck_path: Path, *, deep: bool, standalone: bool, chain: tuple[Path, .
     compose.check_combined(source, report)  # deck size and selectors, before anything counts copies
     check_art(source, roots, report)
     check_icons(manifest.root, roots, report)
+    prose.check_sections(manifest.rulebook, roots, report)  # pictures and links the prose names
     game.check_source(source, report)
     if not report.ok:
         return LoadResult(report, source, roots=roots)

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from cardtool.deck.containment import HINT, OUTSIDE, REMOTE, REMOTE_HINT, Outside, Remote, Roots, line_of, url_target
+from cardtool.deck.containment import HINT, OUTSIDE, Roots
+from cardtool.deck.prose import check_references, markdown
 from cardtool.deck.model import Deck
 from cardtool.errors import DeckError, RenderError
 from cardtool.render.cards import stylesheet
@@ -80,19 +81,12 @@ class Slugs:
         return slug
 
 
-def _markdown():
-    from markdown_it import MarkdownIt
-
-    return MarkdownIt("commonmark", {"html": False, "typographer": True}).enable(["table", "replacements",
-                                                                                  "smartquotes"])
-
-
 def markdown_chapters(paths, directives: dict, slugs: Slugs, roots: Roots | None = None) -> list[Chapter]:
     """Each Markdown file as chapters: a `#` heading starts a chapter, `##` a section inside it.
 
     Sections, and the pictures and files they name, must lie inside roots (the deck's folders: by default
     the folder of each section); a picture on the network is refused, so the book never fetches one."""
-    md = _markdown()
+    md = markdown()
     chapters = []
     report = Report()
     parsed = []
@@ -110,7 +104,7 @@ def markdown_chapters(paths, directives: dict, slugs: Slugs, roots: Roots | None
         except (OSError, UnicodeDecodeError) as exc:
             raise RenderError(f"{path}: cannot read this rulebook section ({exc})") from None
         tokens = md.parse(text)
-        _check_references(tokens, path, section_roots, report)
+        check_references(tokens, path, section_roots, report)
         parsed.append((path, text.splitlines(), tokens))
     if not report.ok:
         raise DeckError("the rulebook names files outside the deck or on the network; nothing was written", report)
@@ -146,35 +140,6 @@ def markdown_chapters(paths, directives: dict, slugs: Slugs, roots: Roots | None
             html = md.renderer.render(piece, md.options, {})
             chapters.append(Chapter(headings[0].id, headings[0].title, Markup(html), tuple(headings)))
     return chapters
-
-
-def _check_references(tokens, path: Path, roots: Roots, report: Report) -> None:
-    """Pictures must be files inside roots (or data: URLs), never on the network; links may point to the
-    web (a PDF never follows them by itself) but not to local files outside roots. A picture inside the
-    deck is given by its full file URL, so it shows whichever folder the section comes from."""
-    for token in tokens:
-        if token.type != "inline" or not token.children:
-            continue
-        for child in token.children:
-            attribute = {"image": "src", "link_open": "href"}.get(child.type)
-            url = child.attrGet(attribute) if attribute else None
-            if not url:
-                continue
-            line, column = line_of(token.content, url)
-            where = Location(path, (token.map[0] if token.map else 0) + line, column)
-            what = "picture" if child.type == "image" else "link"
-            try:
-                target = url_target(url, path.parent, roots)
-            except Remote as exc:
-                if child.type == "image":
-                    report.error(REMOTE, f"{what} {exc}: cardtool does not fetch pictures", location=where,
-                                 hint=REMOTE_HINT)
-                continue
-            except Outside as exc:
-                report.error(OUTSIDE, f"{what} {exc}", location=where, hint=HINT)
-                continue
-            if target is not None and child.type == "image":
-                child.attrSet("src", target.as_uri())
 
 
 def _directive(info: str, body: str, directives: dict, path: Path, line: str) -> Markup:
