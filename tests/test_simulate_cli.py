@@ -184,9 +184,50 @@ def test_team_mode_reports_win_rates_per_team(run_cli, tmp_path, monkeypatch):
     monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
     code, out, _ = run_cli("simulate", DECKS / "symbiosis", "--mode", "team", "--games", "30", "--seed", "5",
                            "--jobs", "1", "--out", tmp_path)
-    assert code == 0 and "Win rate per team: team of seats 1 and 3: " in out
+    assert code == 0 and "Win rate per team (95% interval):\n  team of seats 1 and 3  " in out
     html = (tmp_path / "report.html").read_text()
     assert "Win rate per team" in html and "Team of seats 2 and 4" in html
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert sum(team["win"]["wins"] for team in summary["teams"]) == 30 + summary["shared_wins"]
     assert summary["shared_wins"] < 30  # a partnership's win is not a shared victory
+
+
+def test_simulate_prints_win_rates_per_seat_and_per_bot_with_intervals(run_cli, tmp_path, monkeypatch):
+    """Counted again from games.jsonl: a bot wins a game when a seat it played is among the winners
+    (a tie counts for each winner), a capped game for nobody; the interval is Wilson's."""
+    from cardtool.sim.stats import wilson
+
+    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    code, out, _ = run_cli("simulate", DECKS / "symbiosis", "--games", "40", "--players", "3", "--bots",
+                           "greedy,random", "--seed", "9", "--jobs", "1", "--out", tmp_path)
+    assert code == 0
+    games = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    for bot in ("greedy", "random"):
+        seats = [(g, seat) for g in games for seat, name in enumerate(g["bots"], 1) if name == bot]
+        won = sum(seat in g["winners"] for g, seat in seats)
+        low, high = wilson(won, len(seats))
+        line = f"  {bot:<6}  {won:>6}/{len(seats):<6}  {100 * won / len(seats):.1f}% ({100 * low:.1f}%–{100 * high:.1f}%)"
+        assert line in out.splitlines()
+        assert summary["bots"][bot]["win"]["wins"] == won and summary["bots"][bot]["seats_played"] == len(seats)
+    assert len([g for g in games if len(g["winners"]) > 1]) == summary["shared_wins"]
+    for seat in (1, 2, 3):
+        won = sum(seat in g["winners"] for g in games)
+        low, high = wilson(won, 40)
+        assert f"  seat {seat}  {won:>6}/40      {100 * won / 40:.1f}% ({100 * low:.1f}%–{100 * high:.1f}%)" in out
+    assert "Win rate per bot (95% interval):" in out and "a tie) counts as a win for each" in out
+    assert all(len(line) <= 80 for line in out.splitlines() if line.startswith(("  ", "Win rate")))
+    html = (tmp_path / "report.html").read_text()
+    assert "counts as a win for each seat sharing it" in html and summary["bot_win_rule"] == report.BOT_RATE_RULE
+
+
+def test_capped_games_count_as_not_won_for_every_bot(run_cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    code, out, _ = run_cli("simulate", DECKS / "ecologies-bizarre-biomes", "--bots", "random,greedy", "--players", "2",
+                           "--games", "4", "--seed", "3", "--jobs", "1", "--out", tmp_path)
+    assert code == 0
+    games = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    decided = sum(len(g["winners"]) for g in games if g["outcome"] == "finished")
+    assert sum(b["win"]["wins"] for b in summary["bots"].values()) == decided
+    assert sum(b["seats_played"] for b in summary["bots"].values()) == 8

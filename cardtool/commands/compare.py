@@ -19,7 +19,7 @@ from cardtool.render.output import staged_dir
 from cardtool.sim.analysis import Spec, analyse
 from cardtool.sim.compare import compare
 from cardtool.sim.config import config_json, simulated_game
-from cardtool.sim.report import comparison_files, ending_counts, run_json, write_outputs
+from cardtool.sim.report import comparison_files, ending_counts, run_json, terminal_rates, write_outputs
 
 NAME = "compare"
 HELP = "simulate two decks under the same seeds and report which differences between them are significant"
@@ -74,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{comparison.games} pairs of games compared: {len(significant)} significant difference(s).")
     for label, analysis in (("A", analysis_a), ("B", analysis_b)):
         print(f"End reasons of {label}: {ending_counts(analysis)} ({analysis.capped.k} capped, won by nobody).")
+    for label, analysis in (("A", analysis_a), ("B", analysis_b)):
+        print("\n".join(terminal_rates(analysis, of=f"deck {label}")))
     for row in significant[:12]:
         print(f"  {row.metric}: A {row.a}, B {row.b}")
     if args.seed is None:

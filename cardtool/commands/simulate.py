@@ -16,7 +16,7 @@ from cardtool.errors import UsageError
 from cardtool.render.output import check_out_folder, staged_dir
 from cardtool.sim.analysis import Spec, analyse
 from cardtool.sim.config import DEFAULT_MAX_TURNS, Setup, config_json, prepare, simulated_game
-from cardtool.sim.report import ending_counts, run_json, simulation_files, write_outputs
+from cardtool.sim.report import ending_counts, run_json, simulation_files, terminal_rates, write_outputs
 from cardtool.sim.runner import RunResult, check_jobs, progress_bar, run as run_games
 
 NAME = "simulate"
@@ -136,10 +136,7 @@ def run(args: argparse.Namespace) -> int:
     for ending in a.endings:
         if ending.reason.cap and ending.games.k:
             print(f"  {ending.games.k} {ending.reason.word}: {ending.reason.text}")
-    if a.teams:
-        print("Win rate per team: " + ", ".join(f"{side.name}: {100 * side.win.value:.1f}%" for side in a.sides))
-    else:
-        print("Win rate per seat: " + ", ".join(f"{i + 1}: {100 * r.value:.1f}%" for i, r in enumerate(a.seats)))
+    print("\n".join(terminal_rates(a)))
     if a.capped.k:
         print(f"No winner (capped): {100 * a.capped.value:.1f}%")
     if args.seed is None:

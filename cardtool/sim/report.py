@@ -91,8 +91,9 @@ def simulation_context(analysis: Analysis, config: Mapping, run: Mapping) -> dic
         "first": {"rate": rate_text(a.sides[0].win) if a.sides else "–", "average": percent(a.average_seat),
                   "difference": rate_diff(first), "p": p_text(first.p), "significant": first.significant,
                   "verdict": verdict, "who": a.sides[0].name if a.sides else "seat 1"},
-        "bots": [{"name": bot, "rate": rate_text(r), "seats": r.n, "score": number(a.bot_scores[bot].mean)}
+        "bots": [{"name": bot, "rate": rate_text(r), "seats": r.n, "wins": r.k, "score": number(a.bot_scores[bot].mean)}
                  for bot, r in a.bots.items()],
+        "bot_rule": BOT_RATE_RULE,
         "bot_chart": charts.rates(list(a.bots), [("", list(a.bots.values()))]) if len(a.bots) > 1 else "",
         "length": {"median": number(a.length.median, 0), "p95": number(a.length.p95, 0),
                    "mean": number(a.length.mean), "min": number(a.length.minimum, 0),
@@ -118,6 +119,31 @@ def simulation_context(analysis: Analysis, config: Mapping, run: Mapping) -> dic
         **_card_context(a),
     }
     return context
+
+
+#: How the per-bot win rate counts, said wherever it is shown (terminal, report, summary.json).
+BOT_RATE_RULE = ("games won by a seat the bot played, out of the seats it played; a shared victory (a tie) "
+                 "counts as a win for each seat sharing it, a capped game as won by nobody")
+
+
+def terminal_rates(a: Analysis, interval: str = "95% interval", of: str = "") -> list[str]:
+    """The win rates for the terminal: per seat (per team in a team mode) and per bot, each with its
+    interval, one per line so they fit 80 columns; `of` names the deck ("deck A") in the headings."""
+    import textwrap
+
+    side_word = "team" if a.teams else "seat"
+    heading = f"Win rate{' of ' + of if of else ''} per"
+    lines = [f"{heading} {side_word} ({interval}):"]
+    width = max((len(side.name) for side in a.sides), default=0)
+    for side in a.sides:
+        lines.append(f"  {side.name:<{width}}  {side.win.k:>6}/{side.win.n:<6}  {rate_text(side.win)}")
+    if a.bots:
+        lines.append(f"{heading} bot ({interval}):")
+        width = max(len(name) for name in a.bots)
+        for name, rate in a.bots.items():
+            lines.append(f"  {name:<{width}}  {rate.k:>6}/{rate.n:<6}  {rate_text(rate)}")
+        lines += textwrap.wrap(f"(a bot's rate: {BOT_RATE_RULE})", 78, initial_indent="  ", subsequent_indent="  ")
+    return lines
 
 
 def ending_counts(a: Analysis) -> str:
@@ -257,7 +283,9 @@ def summary_json(analysis: Analysis, config: Mapping, run: Mapping) -> dict:
         **({"teams": [{"seats": [seat + 1 for seat in side.seats], "win": rate_json(side.win),
                        "mean_score": _j(side.score.mean)} for side in a.sides]} if a.teams else {}),
         "average_seat_win_rate": _j(a.average_seat), "first_player_advantage": diff_json(a.first_player),
-        "bots": {name: {"win": rate_json(r), "mean_score": _j(a.bot_scores[name].mean)} for name, r in a.bots.items()},
+        "bots": {name: {"win": rate_json(r), "seats_played": r.n, "mean_score": _j(a.bot_scores[name].mean)}
+                 for name, r in a.bots.items()},
+        "bot_win_rule": BOT_RATE_RULE,
         "length": {"median": _j(a.length.median), "p95": _j(a.length.p95), "mean": _j(a.length.mean),
                    "min": _j(a.length.minimum), "max": _j(a.length.maximum)},
         "winning_score": {"median": _j(a.winning_scores.median), "p95": _j(a.winning_scores.p95)},
