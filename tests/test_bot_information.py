@@ -152,6 +152,11 @@ def test_bots_are_built_from_a_seat_that_holds_no_seed_game_or_state(game, name)
     values = [public.mode, public.players, public.seat, *(v for _, v in public.rules)]
     assert 987654321 not in values
     assert not any(hasattr(public.deck, word) for word in ("seed", "new_initial_state", "hands", "ponds"))
+    # A card table that memoises what the engine asked of it would leak the hidden hands it tried:
+    # a seat's table is its own, unless it is immutable.
+    frozen = dataclasses.is_dataclass(public.deck) and public.deck.__dataclass_params__.frozen
+    assert frozen or public.deck is not getattr(table_game, "table", None)
+    assert frozen or players == 1 or public.deck is not table_game.public(1).deck
     bot = plugin.bots[name](public)
     assert not any(v is table_game for v in vars(bot).values()) if hasattr(bot, "__dict__") else True
 

@@ -12,7 +12,7 @@ from cardtool.engine.protocol import Seat
 from cardtool.errors import UsageError
 from cardtool.games.ecologies.actions import Offer
 from cardtool.games.ecologies.model import EcologiesDeck
-from cardtool.games.ecologies.observation import Observation, sample_state
+from cardtool.games.ecologies.observation import Observation, sample_state, seat_table
 from cardtool.games.ecologies.rules import DRAWS, HAND_SIZE, TARGET_VP
 from cardtool.games.ecologies.turns import start_turn
 from cardtool.games.ecologies.state import EcologiesState
@@ -85,8 +85,11 @@ class EcologiesGame:
         return state
 
     def public(self, seat: int) -> Seat:
-        """What a seat's bot may be built from: the card table, mode, seats, caps; never the seed."""
-        return Seat(self.table, self.mode, self.players, seat, (("max_rounds", self.max_rounds),))
+        """What a seat's bot may be built from: the card table, mode, seats, caps; never the seed. The
+        table is the seat's own copy (seat_table): the engine's memoises arrangements of the cards it
+        tried, those in hidden hands included, so sharing it would leak them."""
+        return Seat(seat_table(self.table, seat), self.mode, self.players, seat,
+                    (("max_rounds", self.max_rounds),))
 
     def sample_state(self, observation: Observation, rng: random.Random) -> EcologiesState:
         """A world consistent with the observation (see observation.sample_state): for tests."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from cardtool.engine.protocol import Seat
 from cardtool.games.ecologies.state import Eco, EcologiesState
+from cardtool.games.ecologies.table import CardTable
 
 #: World games by public facts: a search bot deals thousands of worlds of one game.
 _WORLDS: dict[tuple, object] = {}
@@ -76,6 +77,23 @@ def observe(state: EcologiesState, seat: int) -> Observation:
         ecologies=tuple(state.ecos.values()), table_factors=state.table_factors, limbo=tuple(state.limbo),
         counters=tuple(sorted(state.counters.items())), own_turns=tuple(state.own_turns), moved=state.moved,
         played=state.played, quiet=state.quiet, stack=tuple(state.stack), over=state.over)
+
+
+#: Each seat's own card table, by (deck, seat): the same definitions as the engine's, its own memos.
+_SEAT_TABLES: dict[tuple[int, int], CardTable] = {}
+
+
+def seat_table(table: CardTable, seat: int) -> CardTable:
+    """A card table for one seat's bot, never the engine's: a table memoises every arrangement asked of
+    it, and the engine asks about cards in hidden hands (which plays are legal), so a bot reading a
+    shared table's memo would learn them. Kept across games, so a bot's memo stays warm."""
+    key = (id(table.deck), seat)
+    found = _SEAT_TABLES.get(key)
+    if found is None or found.deck is not table.deck:
+        if len(_SEAT_TABLES) >= 64:
+            _SEAT_TABLES.pop(next(iter(_SEAT_TABLES)))
+        found = _SEAT_TABLES[key] = CardTable(table.deck)
+    return found
 
 
 def world_game(public: Seat):
