@@ -28,24 +28,33 @@ def prey_roles(role: str) -> tuple[str, ...]:
 
 
 def feedable(deck: EcologiesDeck, code: str) -> set[tuple[str, str]]:
-    """(organism id, role) pairs that can be fed in this biome through a chain down to a producer."""
+    """(organism id, role) pairs that can be fed in this biome through a chain down to a producer.
+
+    Fed pairs spread from the producers along the `eats` lists, each pair looked at once (a worklist,
+    so the cost grows with the links, not with the links times the length of the longest chain).
+    """
     living = organisms_in(deck, code)
-    fed = {(o.id, "P") for o in living.values() if "P" in o.roles}
-    changed = True
-    while changed:
-        changed = False
-        for organism in living.values():
-            for role in organism.roles:
-                if (organism.id, role) in fed:
-                    continue
-                if role == "SD":
-                    ok = any(other != organism.id and r != "SD" for other, r in fed)
-                else:
-                    ok = any((prey, r) in fed for prey in organism.eats if prey in living and prey != organism.id
-                             for r in prey_roles(role))
-                if ok:
-                    fed.add((organism.id, role))
-                    changed = True
+    needs: dict[tuple[str, str], list[tuple[str, str]]] = {}  # (prey, its role) -> pairs it would feed
+    for organism in living.values():
+        for role in organism.roles:
+            for prey in organism.eats:
+                if prey in living and prey != organism.id:
+                    for r in prey_roles(role):
+                        needs.setdefault((prey, r), []).append((organism.id, role))
+    scavengers = [o.id for o in living.values() if "SD" in o.roles]
+    fed: set[tuple[str, str]] = set()
+    feeders: set[str] = set()  # organisms with a fed role other than SD: an SD beside them is fed
+    queue = [(o.id, "P") for o in living.values() if "P" in o.roles]
+    while queue:
+        pair = queue.pop()
+        if pair in fed:
+            continue
+        fed.add(pair)
+        queue.extend(needs.get(pair, ()))
+        if pair[1] != "SD" and pair[0] not in feeders:
+            feeders.add(pair[0])
+            if len(feeders) <= 2:  # an SD needs one feeder other than itself: only the first two matter
+                queue.extend((oid, "SD") for oid in scavengers if feeders - {oid})
     return fed
 
 
@@ -107,7 +116,7 @@ def _sd_only(deck: EcologiesDeck) -> set[str]:
 
 
 def trophic_levels(deck: EcologiesDeck, code: str | None = None) -> dict[str, float]:
-    """Network trophic levels (networkx) on the graph without SD-only cards.
+    """Network trophic levels (Levine 1980, as networkx defines them) on the graph without SD-only cards.
 
     SD-only cards eat everything, which no `eats` list records: left in, they would count as basal
     and pull every predator of theirs one level down. Nodes no basal node reaches get no level.
@@ -116,12 +125,69 @@ def trophic_levels(deck: EcologiesDeck, code: str | None = None) -> dict[str, fl
     graph.remove_nodes_from(_sd_only(deck) & set(graph))
     basal = [n for n in graph if graph.in_degree(n) == 0]
     reachable = set(basal)
-    for node in basal:
-        reachable |= nx.descendants(graph, node)
+    frontier = list(basal)
+    while frontier:  # everything some basal node reaches, in one walk from all of them
+        node = frontier.pop()
+        for successor in graph.successors(node):
+            if successor not in reachable:
+                reachable.add(successor)
+                frontier.append(successor)
     sub = graph.subgraph(reachable).copy()
     if not sub:
         return {}
-    return {node: float(level) for node, level in nx.trophic_levels(sub).items()}
+    return _levels(sub)
+
+
+#: Largest group of organisms eating each other in a circle whose levels are solved as a dense system.
+_DENSE_CYCLE = 200
+
+
+def _levels(graph: nx.DiGraph) -> dict[str, float]:
+    """What nx.trophic_levels computes (every node reachable from a basal one), in time growing with
+    the links: networkx inverts one dense matrix of all non-basal nodes, whose memory grows with their
+    square and time with their cube. A node's level is 1 + the mean level of its prey (basal nodes 1),
+    so the levels follow prey before predator; only organisms eating each other in a circle (a strongly
+    connected group) need a linear system, solved for that group alone."""
+    parts = nx.condensation(graph)
+    levels: dict[str, float] = {}
+    for part in nx.topological_sort(parts):
+        members = list(parts.nodes[part]["members"])
+        if len(members) == 1:
+            node = members[0]
+            prey = list(graph.predecessors(node))
+            levels[node] = 1.0 + sum(levels[p] for p in prey) / len(prey) if prey else 1.0
+        else:
+            levels.update(_circle_levels(graph, members, levels))
+    basal = [n for n in graph if graph.in_degree(n) == 0]  # ordered as networkx orders them: basal first
+    return {**{n: 1.0 for n in basal}, **{n: levels[n] for n in graph if graph.in_degree(n)}}
+
+
+def _circle_levels(graph: nx.DiGraph, members: list[str], known: dict[str, float]) -> dict[str, float]:
+    """Levels of a group eating each other in a circle, their other prey's levels known:
+    s_i - sum over prey j in the group of s_j / k_i = 1 + sum over other prey j of s_j / k_i."""
+    import numpy as np
+
+    index = {node: i for i, node in enumerate(members)}
+    size = len(members)
+    rows, cols, values, rhs = [], [], [], [1.0] * size
+    for i, node in enumerate(members):
+        prey = list(graph.predecessors(node))  # never empty: the node has prey inside its group
+        rows.append(i), cols.append(i), values.append(1.0)
+        for p in prey:
+            if p in index:
+                rows.append(i), cols.append(index[p]), values.append(-1.0 / len(prey))
+            else:
+                rhs[i] += known[p] / len(prey)
+    if size <= _DENSE_CYCLE:
+        matrix = np.zeros((size, size))
+        np.add.at(matrix, (rows, cols), values)
+        solution = np.linalg.solve(matrix, rhs)
+    else:  # a large circle: a sparse solve keeps it far from cubic
+        from scipy.sparse import coo_array
+        from scipy.sparse.linalg import spsolve
+
+        solution = spsolve(coo_array((values, (rows, cols)), shape=(size, size)).tocsc(), np.array(rhs))
+    return {node: float(solution[i]) for node, i in index.items()}
 
 
 @dataclass(frozen=True)
