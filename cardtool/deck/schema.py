@@ -7,6 +7,7 @@ import re
 import reprlib
 from functools import lru_cache
 
+import jsonschema_rs
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
@@ -61,8 +62,26 @@ def card_id_at(data: object, path: tuple) -> str | None:
     return None
 
 
+@lru_cache(maxsize=None)
+def _fast_validator(name: str) -> jsonschema_rs.Draft202012Validator:
+    return jsonschema_rs.Draft202012Validator(load_schema(name))
+
+
+def _surely_valid(data: object, schema_name: str) -> bool:
+    """Whether jsonschema-rs (compiled, about a hundred times faster) finds doc valid. It is never more
+    lenient than jsonschema on deck data: where they differ it is stricter (`$` before a final line
+    break, `\\d` for non-ASCII digits, NaN) or refuses the value (a key that is not text), and then the
+    full check below decides, so reports are the same as jsonschema's alone."""
+    try:
+        return _fast_validator(schema_name).is_valid(data)
+    except (ValueError, TypeError, OverflowError):  # a value it cannot take (a key that is a number, ...)
+        return False
+
+
 def validate_against(doc: SourceDoc, schema_name: str, report: Report) -> None:
-    """Add one located issue per schema violation in doc."""
+    """Add one located issue per schema violation in doc (found and worded by jsonschema)."""
+    if _surely_valid(doc.data, schema_name):
+        return
     errors = sorted(_validator(schema_name).iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
     for error in errors:
         _report_error(doc, error, report)
