@@ -8,7 +8,8 @@ from statistics import mean
 from cardtool.deck.source import DeckSource
 from cardtool.games.ecologies.model import HEALTHY_ROLES, EcologiesDeck, Organism
 from cardtool.games.ecologies.webs import (
-    ROLE_LEVEL, candidates, feedable, find_witness, organisms_in, prey_roles, trophic_levels, why_unhealthy)
+    ROLE_LEVEL, candidates_in, feedable_in, organisms_by_biome, prey_roles, trophic_levels, why_unhealthy_in,
+    witness_in)
 from cardtool.report import Report
 
 #: How far (in trophic levels) a card's nearest printed role may sit from its network level.
@@ -23,10 +24,12 @@ def check_food_webs(deck: EcologiesDeck, source: DeckSource, report: Report) -> 
         _check_roles(organism, organisms, source, report)
     if not report.ok:
         return  # playability and health mean little while the links disagree
-    _check_playable(deck, source, report)
-    _check_healthy(deck, source, report)
+    living = organisms_by_biome(deck)  # each biome's organisms and fed pairs, found once for every check
+    fed = {code: feedable_in(living[code]) for code in deck.biome_codes}
+    _check_playable(deck, fed, source, report)
+    _check_healthy(deck, living, fed, source, report)
     _warn_uneaten_producers(deck, source, report)
-    _warn_single_card_roles(deck, source, report)
+    _warn_single_card_roles(deck, living, source, report)
     _warn_trophic_levels(deck, source, report)
     _warn_vp_order(deck, source, report)
 
@@ -69,8 +72,7 @@ def _check_roles(organism: Organism, organisms: dict[str, Organism], source: Dec
                          hint=f"add such prey to eats, or remove {role} from roles")
 
 
-def _check_playable(deck: EcologiesDeck, source: DeckSource, report: Report) -> None:
-    fed = {code: feedable(deck, code) for code in deck.biome_codes}
+def _check_playable(deck: EcologiesDeck, fed: dict[str, set], source: DeckSource, report: Report) -> None:
     for organism in deck.organisms:
         if not any((organism.id, role) in fed[code] for code in organism.biomes for role in organism.roles):
             report.error("unplayable",
@@ -79,10 +81,12 @@ def _check_playable(deck: EcologiesDeck, source: DeckSource, report: Report) -> 
                          location=source.locate(organism.id, "roles"), card=organism.id)
 
 
-def _check_healthy(deck: EcologiesDeck, source: DeckSource, report: Report) -> None:
+def _check_healthy(deck: EcologiesDeck, living: dict[str, dict], fed: dict[str, set], source: DeckSource,
+                   report: Report) -> None:
     for biome in deck.biomes:
-        if find_witness(deck, biome.code) is None:
-            report.error("unhealthy-biome", f"{biome.code} can never be healthy: {why_unhealthy(deck, biome.code)}",
+        code = biome.code
+        if witness_in(living[code], fed[code]) is None:
+            report.error("unhealthy-biome", f"{code} can never be healthy: {why_unhealthy_in(living[code], fed[code])}",
                          location=source.locate(biome.id, "code"), card=biome.id,
                          hint="`cardtool foodweb DECK --biome " + biome.code + "` shows its web")
 
@@ -94,9 +98,10 @@ def _warn_uneaten_producers(deck: EcologiesDeck, source: DeckSource, report: Rep
                            location=source.locate(organism.id, "eaten_by"), card=organism.id)
 
 
-def _warn_single_card_roles(deck: EcologiesDeck, source: DeckSource, report: Report) -> None:
+def _warn_single_card_roles(deck: EcologiesDeck, living: dict[str, dict], source: DeckSource,
+                            report: Report) -> None:
     for biome in deck.biomes:
-        cands = candidates(deck, biome.code)
+        cands = candidates_in(living[biome.code])
         for role in HEALTHY_ROLES:
             if len(cands[role]) == 1:
                 only = cands[role][0]

@@ -33,6 +33,7 @@ MAX_DEPTH = 64
 
 _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null")}
+_STR = _TAG + "str"
 _TIMESTAMP = _TAG + "timestamp"
 _MERGE = _TAG + "merge"
 
@@ -112,6 +113,8 @@ class _Walker:
     def _scalar(self, node, path: Path_) -> Any:
         if node.tag == _TIMESTAMP:
             return node.value  # dates stay text: versions and notes, not datetimes
+        if node.tag == _STR:
+            return node.value  # what the constructor returns for text, without its bookkeeping
         if node.tag not in _SCALAR_TAGS:
             self._bad_tag(node, path)
             return node.value

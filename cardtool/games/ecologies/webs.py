@@ -22,18 +22,31 @@ def organisms_in(deck: EcologiesDeck, code: str) -> dict[str, Organism]:
     return {o.id: o for o in deck.organisms if code in o.biomes}
 
 
+def organisms_by_biome(deck: EcologiesDeck) -> dict[str, dict[str, Organism]]:
+    """organisms_in for every biome code of the deck, in one pass over the deck."""
+    living: dict[str, dict[str, Organism]] = {code: {} for code in deck.biome_codes}
+    for organism in deck.organisms:
+        for code in organism.biomes:
+            living.setdefault(code, {})[organism.id] = organism
+    return living
+
+
 def prey_roles(role: str) -> tuple[str, ...]:
     """The roles a card's prey must be acting in for it to act in `role` (SD needs no listed prey)."""
     return {"C1": ("P",), "C2": ("C1", "SD"), "C3": ("C2",), "C4": ("C3",)}.get(role, ())
 
 
 def feedable(deck: EcologiesDeck, code: str) -> set[tuple[str, str]]:
-    """(organism id, role) pairs that can be fed in this biome through a chain down to a producer.
+    """(organism id, role) pairs that can be fed in this biome through a chain down to a producer."""
+    return feedable_in(organisms_in(deck, code))
+
+
+def feedable_in(living: dict[str, Organism]) -> set[tuple[str, str]]:
+    """feedable for the organisms of one biome (organisms_in).
 
     Fed pairs spread from the producers along the `eats` lists, each pair looked at once (a worklist,
     so the cost grows with the links, not with the links times the length of the longest chain).
     """
-    living = organisms_in(deck, code)
     needs: dict[tuple[str, str], list[tuple[str, str]]] = {}  # (prey, its role) -> pairs it would feed
     for organism in living.values():
         for role in organism.roles:
@@ -60,7 +73,11 @@ def feedable(deck: EcologiesDeck, code: str) -> set[tuple[str, str]]:
 
 def candidates(deck: EcologiesDeck, code: str) -> dict[str, list[str]]:
     """For each role, the organisms of this biome that print it."""
-    living = organisms_in(deck, code)
+    return candidates_in(organisms_in(deck, code))
+
+
+def candidates_in(living: dict[str, Organism]) -> dict[str, list[str]]:
+    """candidates for the organisms of one biome (organisms_in)."""
     return {role: [o.id for o in living.values() if role in o.roles] for role in ROLES}
 
 
@@ -71,22 +88,50 @@ def find_witness(deck: EcologiesDeck, code: str) -> dict[str, str] | None:
     one prey in the row below), so searching five-card webs is enough.
     """
     living = organisms_in(deck, code)
-    fed = feedable(deck, code)
-    pick = {role: [oid for oid in candidates(deck, code)[role] if (oid, role) in fed] for role in HEALTHY_ROLES}
+    return witness_in(living, feedable_in(living))
+
+
+def witness_in(living: dict[str, Organism], fed: set[tuple[str, str]]) -> dict[str, str] | None:
+    """find_witness for the organisms of one biome and their feedable pairs.
+
+    The first web in the order of a plain search (C3, then C2 among its prey, C1, P among the C1's prey,
+    SD, each in deck order), found without trying every SD for every choice of the other four: once
+    P, C1, C2 and C3 are chosen the SD can be any other fed SD if the C2 eats the C1, else one the C2 eats.
+    """
+    pick = {role: [oid for oid in ids if (oid, role) in fed] for role, ids in candidates_in(living).items()
+            if role in HEALTHY_ROLES}
+    rank = {role: {oid: i for i, oid in enumerate(ids)} for role, ids in pick.items()}
+
+    def in_order(role: str, ids) -> list[str]:
+        """The ids that are fed candidates for role, in deck order."""
+        return sorted({x for x in ids if x in rank[role]}, key=rank[role].__getitem__)
+
     for c3 in pick["C3"]:
-        for c2 in (x for x in pick["C2"] if x in living[c3].eats and x != c3):
-            for c1 in (x for x in pick["C1"] if x not in (c2, c3)):
-                for p in (x for x in pick["P"] if x in living[c1].eats and x not in (c1, c2, c3)):
-                    for sd in (x for x in pick["SD"] if x not in (p, c1, c2, c3)):
-                        if c1 in living[c2].eats or sd in living[c2].eats:
-                            return {"P": p, "C1": c1, "C2": c2, "C3": c3, "SD": sd}
+        for c2 in (x for x in in_order("C2", living[c3].eats) if x != c3):
+            eats = set(living[c2].eats)
+            sd_prey = in_order("SD", eats)
+            if any(x not in (c2, c3) for x in sd_prey):
+                c1_options = pick["C1"]
+            else:  # no SD can be the C2's food: its C1 must be
+                c1_options = in_order("C1", eats)
+            for c1 in (x for x in c1_options if x not in (c2, c3)):
+                sds = pick["SD"] if c1 in eats else sd_prey
+                for p in (x for x in in_order("P", living[c1].eats) if x not in (c1, c2, c3)):
+                    sd = next((x for x in sds if x not in (p, c1, c2, c3)), None)
+                    if sd is not None:
+                        return {"P": p, "C1": c1, "C2": c2, "C3": c3, "SD": sd}
     return None
 
 
 def why_unhealthy(deck: EcologiesDeck, code: str) -> str:
     """A sentence saying which healthy role cannot be filled in this biome, and why."""
-    cands = candidates(deck, code)
-    fed = feedable(deck, code)
+    living = organisms_in(deck, code)
+    return why_unhealthy_in(living, feedable_in(living))
+
+
+def why_unhealthy_in(living: dict[str, Organism], fed: set[tuple[str, str]]) -> str:
+    """why_unhealthy for the organisms of one biome and their feedable pairs."""
+    cands = candidates_in(living)
     for role in HEALTHY_ROLES:
         if not cands[role]:
             return f"no organism of this biome can act as {role}"
