@@ -74,3 +74,45 @@ def test_median_and_p95():
     assert stats.quantile(values, 0.5) == 50.5
     assert stats.quantile(values, 0.95) == pytest.approx(95.05)
     assert math.isnan(stats.quantile([], 0.5))
+
+
+def _always_covered(p: float, runs: int, steps: int, look_every: int, seed: int):
+    """Per run, whether the confidence sequence and a Wilson interval recomputed at every look held the
+    true rate at every look."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    sequence = stats.ConfidenceSequence(runs=runs, grid=250)
+    outcomes = rng.random((steps, runs)) < p
+    sequence_ok = np.ones(runs, bool)
+    wilson_ok = np.ones(runs, bool)
+    for start in range(0, steps, look_every):
+        sequence.update(outcomes[start:start + look_every].astype(float))
+        intervals = np.array(sequence.intervals())
+        sequence_ok &= (intervals[:, 0] <= p) & (p <= intervals[:, 1])
+        wins = outcomes[:start + look_every].sum(axis=0)
+        bounds = np.array([stats.wilson(int(k), start + look_every) for k in wins])
+        wilson_ok &= (bounds[:, 0] <= p) & (p <= bounds[:, 1])
+    return sequence_ok.mean(), wilson_ok.mean()
+
+
+@pytest.mark.parametrize("p", [0.05, 0.3, 0.5])
+def test_the_confidence_sequence_covers_the_rate_at_every_look(p):
+    """Optional stopping: over 200 runs of 300 games looked at every 5 games, the confidence sequence
+    holds the true rate at every look in at least 95% of runs; Wilson intervals looked at as often do not."""
+    sequence, wilson = _always_covered(p, runs=200, steps=300, look_every=5, seed=13)
+    assert sequence >= 0.95
+    assert wilson < 0.9  # the reason for the confidence sequence: repeated looks at Wilson intervals mislead
+
+
+def test_the_confidence_sequence_narrows_and_stays_inside_0_and_1():
+    sequence = stats.ConfidenceSequence()
+    assert sequence.interval() == (0.0, 1.0)
+    sequence.update([1.0] * 50)
+    low, high = sequence.interval()
+    assert high == 1.0 and 0.7 < low < 1.0
+    sequence = stats.ConfidenceSequence()
+    sequence.update([0.0, 1.0, 1.0, 0.0] * 500)
+    low, high = sequence.interval()
+    assert low < 0.5 < high and 0.03 < (high - low) / 2 < 0.06
+    assert (high - low) > (lambda w: w[1] - w[0])(stats.wilson(1000, 2000))  # the price of looking often

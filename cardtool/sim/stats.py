@@ -166,3 +166,71 @@ def holm(differences: Sequence[Difference], alpha: float = ALPHA) -> list[Differ
 def quantile(values: Sequence[float], q: float) -> float:
     """The q-quantile (0.5 median, 0.95 p95), by linear interpolation; nan when empty."""
     return float(np.quantile(np.asarray(values, dtype=float), q)) if len(values) else math.nan
+
+
+
+class ConfidenceSequence:
+    """A 95% confidence sequence for the mean of independent, identically distributed observations in
+    [0, 1]: an interval after every observation such that, with probability at least 95%, the true mean
+    lies in *every one* of them at once. It therefore stays honest whenever one looks at it and stops
+    (e.g. once it is narrow enough), which a Wilson interval recomputed after each batch does not.
+
+    The method is testing by betting (Waudby-Smith and Ramdas 2024, "Estimating means of bounded random
+    variables by betting", JRSS B 86(1): the hedged capital process, section 4), with a mixture of
+    constant bets (the method of mixtures of Howard, Ramdas, McAuliffe and Sekhon 2021,
+    "Time-uniform, nonparametric, nonasymptotic confidence sequences", Annals of Statistics 49(2)).
+    For each candidate mean m, gamblers bet a fraction of their wealth that the next observation is
+    above m, others that it is below, with `bets` stake sizes from c down to c/2^(bets-1) per unit
+    of distance, the stake split evenly among them. Were m the true mean, their total wealth would be
+    a nonnegative martingale starting at 1, so by Ville's inequality it reaches 1/alpha with
+    probability at most alpha, ever. The interval is the set of m at which it has not.
+
+    `runs` > 1 follows that many independent sequences at once (for testing coverage); candidates lie
+    on a grid of `grid` cells and every interval is widened to whole cells.
+    """
+
+    def __init__(self, alpha: float = ALPHA, grid: int = 1000, runs: int = 1, bets: int = 10, c: float = 0.5):
+        self.alpha, self.runs = alpha, runs
+        self.m = (np.arange(grid) + 0.5) / grid
+        self.cell = 1.0 / grid
+        stakes = c * 0.5 ** np.arange(bets)
+        self._up = np.minimum(stakes[:, None], c / self.m[None, :])  # (bets, grid): never risk more than c
+        self._down = np.minimum(stakes[:, None], c / (1 - self.m[None, :]))
+        self._log_up = np.zeros((runs, bets, grid))  # log wealth of each bet that the mean is above m
+        self._log_down = np.zeros((runs, bets, grid))
+        self._start = math.log(2 * bets)  # the unit stake split over the bets of both sides
+        self.n = 0
+        self.total = np.zeros(runs)
+
+    def update(self, values) -> None:
+        """Add observations in order: numbers in [0, 1] (one run), or arrays of shape (runs,)."""
+        for value in values:
+            x = np.clip(np.asarray(value, dtype=float).reshape(-1), 0.0, 1.0)
+            distance = x[:, None, None] - self.m[None, None, :]
+            self._log_up += np.log1p(self._up * distance)
+            self._log_down += np.log1p(-self._down * distance)
+            self.total += x
+            self.n += 1
+
+    def rejected(self) -> np.ndarray:
+        """(runs, grid): whether each candidate mean is ruled out now."""
+        from scipy.special import logsumexp
+
+        wealth = np.logaddexp(logsumexp(self._log_up, axis=1), logsumexp(self._log_down, axis=1)) - self._start
+        return wealth >= math.log(1 / self.alpha)
+
+    def intervals(self) -> list[tuple[float, float]]:
+        """The current interval of each run (the whole of 0-1 before any observation)."""
+        result = []
+        for row, total in zip(self.rejected(), self.total):
+            kept = np.flatnonzero(~row)
+            if kept.size == 0:  # narrower than a cell: keep the cells next to the observed mean
+                centre = total / self.n
+                result.append((max(0.0, centre - self.cell), min(1.0, centre + self.cell)))
+            else:
+                result.append((max(0.0, float(self.m[kept[0]]) - self.cell),
+                               min(1.0, float(self.m[kept[-1]]) + self.cell)))
+        return result
+
+    def interval(self) -> tuple[float, float]:
+        return self.intervals()[0]
