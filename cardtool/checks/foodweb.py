@@ -19,8 +19,9 @@ LEVEL_TOLERANCE = 1.5
 def check_food_webs(deck: EcologiesDeck, source: DeckSource, report: Report) -> None:
     """Add located issues for every food-web inconsistency in deck."""
     organisms = {o.id: o for o in deck.organisms}
+    listed = {o.id: (frozenset(o.eats), frozenset(o.eaten_by)) for o in organisms.values()}  # fast membership
     for organism in organisms.values():
-        _check_links(organism, organisms, source, report)
+        _check_links(organism, organisms, listed, source, report)
         _check_roles(organism, organisms, source, report)
     if not report.ok:
         return  # playability and health mean little while the links disagree
@@ -34,19 +35,24 @@ def check_food_webs(deck: EcologiesDeck, source: DeckSource, report: Report) -> 
     _warn_vp_order(deck, source, report)
 
 
-def _check_links(organism: Organism, organisms: dict[str, Organism], source: DeckSource, report: Report) -> None:
+def _check_links(organism: Organism, organisms: dict[str, Organism], listed: dict[str, tuple[frozenset, frozenset]],
+                 source: DeckSource, report: Report) -> None:
+    """Each link is listed on both cards (listed: each card's eats and eaten_by as sets)."""
     for i, prey_id in enumerate(organism.eats):
         prey = organisms[prey_id]
+        one_sided = organism.id not in listed[prey_id][1]
+        apart = not set(organism.biomes) & set(prey.biomes)
+        if not (one_sided or apart):
+            continue
         where = dict(location=source.locate(organism.id, "eats", i), card=organism.id)
-        if organism.id not in prey.eaten_by:
+        if one_sided:
             report.error("one-sided-link", f"eats '{prey_id}', but '{prey_id}' does not list it in eaten_by",
                          hint=f"add {organism.id} to eaten_by of {prey_id}, or remove {prey_id} from eats", **where)
-        if not set(organism.biomes) & set(prey.biomes):
+        if apart:
             report.error("no-shared-biome", f"eats '{prey_id}', but they share no biome "
                          f"({'/'.join(organism.biomes)} vs {'/'.join(prey.biomes)})", **where)
     for i, predator_id in enumerate(organism.eaten_by):
-        predator = organisms[predator_id]
-        if organism.id not in predator.eats:
+        if organism.id not in listed[predator_id][0]:
             report.error("one-sided-link",
                          f"lists '{predator_id}' in eaten_by, but '{predator_id}' does not eat it",
                          location=source.locate(organism.id, "eaten_by", i), card=organism.id,
