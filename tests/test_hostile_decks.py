@@ -607,6 +607,10 @@ def check_case(p: Prepared, run: Run, first: int, work: Path, session_dirs: dict
     events = Run([], {}, [e for e in run.events if e.get("command") in mine or e.get("command") == 0])
     roots = allowed_roots([p.folder], work, session_dirs) + [_real(str(out))]
     failures += audit_problems(events, roots, p.outside)[:20]
+    manifest = _real(str(p.deck / "deck.yaml"))
+    if case.name != "deck-yaml-symlink" and not any(
+            e["event"] == "open" and e.get("path") and _real(e["path"]) == manifest for e in events.events):
+        failures.append("the audit log shows no open of the deck's deck.yaml: the hook saw nothing of this case")
     if len(p.server.connections) != p.connections:
         failures.append(f"the local HTTP server received {len(p.server.connections) - p.connections} "
                         f"connection(s): {p.server.requests[-5:]}")
