@@ -60,3 +60,47 @@ def test_identical_decks_show_no_significant_difference(run_cli, tmp_path, monke
 def test_decks_of_different_games_cannot_be_compared(run_cli, tmp_path):
     code, _, err = run_cli("compare", DECKS / "symbiosis", DECKS / "ecologies-bizarre-biomes", "--out", tmp_path)
     assert code == 2 and "cannot compare" in err and "Traceback" not in err
+
+
+def test_compare_with_precision_stops_once_the_headline_difference_is_decided(run_cli, stronger_deck, tmp_path,
+                                                                              monkeypatch):
+    """The 30-point carp helps the first seat in Duel: the run stops on its own, long before --games, and
+    the headline row carries the confidence sequence it stopped on (recomputed here from the games)."""
+    from cardtool.sim.stats import ConfidenceSequence
+
+    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    code, out, err = run_cli("compare", DECKS / "symbiosis", stronger_deck, "--mode", "duel", "--precision", "5",
+                             "--games", "4000", "--seed", "1", "--jobs", "1", "--out", tmp_path / "out")
+    assert code == 0, err
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    sequential = summary["a"]["run"]["sequential"]
+    n = summary["paired_games"]
+    assert n == sequential["games"] < 4000 and n % 2 == 0
+    assert sequential["stopped"].startswith("seat 1's win rate B - A is decided")
+    assert f"Stopped after {n} pairs of games ({sequential['looks']} looks): seat 1's win rate B - A is decided" in out
+    games = [[json.loads(line) for line in (tmp_path / "out" / f"games-{x}.jsonl").read_text().splitlines()]
+             for x in "ab"]
+    assert len(games[0]) == len(games[1]) == n
+    sequence = ConfidenceSequence()
+    sequence.update([((1 in b["winners"]) - (1 in a["winners"]) + (1 in y["winners"]) - (1 in x["winners"])) / 4 + 0.5
+                     for a, b, x, y in zip(games[0][::2], games[1][::2], games[0][1::2], games[1][1::2])])
+    low, high = sequence.interval()
+    headline = summary["metrics"][0]
+    assert headline["metric"] == "Seat 1 win rate (plays first) (confidence sequence)"
+    difference = headline["difference_b_minus_a"]
+    assert difference["significant"] and difference["ci95"] == [round(2 * low - 1, 6), round(2 * high - 1, 6)]
+    assert difference["ci95"][0] > 0 or difference["ci95"][1] < 0
+    assert "stopped when its headline difference was known" in (tmp_path / "out" / "report.html").read_text()
+
+
+def test_compare_with_precision_of_two_identical_decks_finds_no_difference(run_cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    code, out, err = run_cli("compare", DECKS / "symbiosis", DECKS / "symbiosis", "--mode", "duel", "--precision",
+                             "5", "--games", "4000", "--seed", "1", "--jobs", "1", "--out", tmp_path / "out")
+    assert code == 0, err
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["a"]["run"]["sequential"]["stopped"].startswith(
+        "seat 1's win rate B - A is known to within 5 pp either side, +0.0 pp")
+    difference = summary["metrics"][0]["difference_b_minus_a"]
+    assert not difference["significant"] and difference["ci95"][0] <= 0 <= difference["ci95"][1]
+    assert summary["paired_games"] < 4000

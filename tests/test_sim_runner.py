@@ -153,3 +153,30 @@ def test_several_bots_named_without_players_seat_one_each(deck):
     assert prepare(deck, games=1, bots="greedy,random,greedy").players == 3
     assert prepare(deck, games=1, bots="random").players == 4  # one name fills the most seats the mode allows
     assert prepare(deck, games=1, bots="greedy,random", players=4).lineup == ("greedy", "random", "greedy", "random")
+
+
+def test_a_stop_rule_ends_the_run_at_the_same_game_on_any_number_of_jobs(deck):
+    """The rule is asked at every 10 games, in order, and the run keeps exactly the games it was shown."""
+    setup = prepare(deck, games=400, players=2, mode="duel", bots="greedy,random", seed=4)
+    seen = []
+
+    def stop(prefixes):
+        (records,) = prefixes
+        assert [r.index for r in records] == list(range(len(records)))
+        seen.append(len(records))
+        return sum(r.won(0) for r in records) >= 25
+
+    one = runner.run(setup, jobs=1, stop=stop, look_every=10)
+    looks_one, seen[:] = list(seen), []
+    two = runner.run(setup, jobs=2, stop=stop, look_every=10)
+    assert one.stopped and two.stopped and not one.interrupted
+    assert one.records == two.records and len(one.records) < 400 and len(one.records) % 10 == 0
+    assert looks_one == seen == list(range(10, len(one.records) + 1, 10))
+    assert sum(r.won(0) for r in one.records) >= 25 > sum(r.won(0) for r in one.records[:-10])
+
+
+def test_two_setups_run_together_in_step(deck):
+    a = prepare(deck, games=30, players=2, mode="duel", seed=4)
+    b = prepare(deck, games=30, players=2, mode="duel", bots="random", seed=4)
+    ra, rb = runner.run_together((a, b), jobs=2)
+    assert ra.records == runner.run(a, jobs=1).records and rb.records == runner.run(b, jobs=1).records

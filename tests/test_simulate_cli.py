@@ -87,6 +87,10 @@ def test_simulate_prints_where_the_report_is(run_cli, tmp_path, monkeypatch):
     (["--jobs", "0"], "--jobs must be at least 1"),
     (["--games", "-3"], "--games must be at least 1"),
     (["--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"], "exclude each other"),
+    (["--precision", "0"], "--precision is an interval half-width in percentage points, between 0 and 50"),
+    (["--precision", "75"], "between 0 and 50, not 75"),
+    (["--precision", "3", "--scheduler", "tcp://127.0.0.1:1"], "--precision cannot run on a Dask cluster yet"),
+    (["--precision", "3", "--players", "4", "--games", "3"], "whole turns of the line-up (4 games"),
 ])
 def test_misconfiguration_fails_before_any_game(args, message, run_cli, tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "play_game", lambda *a: pytest.fail("a game was played"))
@@ -231,3 +235,49 @@ def test_capped_games_count_as_not_won_for_every_bot(run_cli, tmp_path, monkeypa
     decided = sum(len(g["winners"]) for g in games if g["outcome"] == "finished")
     assert sum(b["win"]["wins"] for b in summary["bots"].values()) == decided
     assert sum(b["seats_played"] for b in summary["bots"].values()) == 8
+
+
+def _sequence_of(blocks):
+    from cardtool.sim.stats import ConfidenceSequence
+
+    sequence = ConfidenceSequence()
+    sequence.update(blocks)
+    return sequence.interval()
+
+
+def test_precision_stops_once_every_seat_is_known_closely_enough(run_cli, tmp_path, monkeypatch):
+    """--precision 4 in Duel: it stops on its own, well before --games, at a whole number of rotations,
+    with every seat's interval at most 4 pp either side; the intervals are the confidence sequence of
+    the games it kept (recomputed here from games.jsonl), and they say so."""
+    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    code, out, _ = run_cli("simulate", DECKS / "symbiosis", "--mode", "duel", "--bots", "greedy,random",
+                           "--precision", "4", "--games", "6000", "--seed", "2", "--jobs", "1", "--out", tmp_path)
+    assert code == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    sequential = summary["run"]["sequential"]
+    games = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
+    n = len(games)
+    assert n == summary["games"] == sequential["games"] < 6000 and n % 2 == 0
+    assert [g["game"] for g in games] == list(range(n))
+    assert sequential["stopped"] == "every seat's interval is at most 4 pp either side"
+    assert f"Stopped after {n} games ({sequential['looks']} looks): every seat's interval is at most 4 pp" in out
+    assert "Win rate per seat (95% confidence sequence):" in out
+    for seat in (1, 2):
+        win = summary["seats"][seat - 1]["win"]
+        assert (win["ci95"][1] - win["ci95"][0]) / 2 <= 0.04
+        blocks = [sum(seat in g["winners"] for g in games[i:i + 2]) / 2 for i in range(0, n, 2)]
+        assert win["ci95"] == [round(x, 6) for x in _sequence_of(blocks)]
+    html = (tmp_path / "report.html").read_text()
+    assert "stopped when its answer was known" in html and "95% confidence sequences" in html
+
+
+def test_precision_out_of_reach_plays_the_most_games_allowed(run_cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    code, out, _ = run_cli("simulate", DECKS / "symbiosis", "--players", "3", "--precision", "1", "--games", "31",
+                           "--seed", "2", "--jobs", "1", "--out", tmp_path)
+    assert code == 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["games"] == 30  # whole rotations of three seats only
+    assert summary["run"]["sequential"]["stopped"].startswith("played the most games allowed (--games 31)")
+    assert "Stopped after 30 games" in out and "Playing up to 31 standard games" in out
+    assert all(s["win"]["ci95"][1] - s["win"]["ci95"][0] > 0.02 for s in summary["seats"])

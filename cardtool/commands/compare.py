@@ -12,14 +12,16 @@ from pathlib import Path
 
 from cardtool.commands.common import add_deck_argument
 from cardtool.commands.simulate import (EXIT_INTERRUPTED, add_simulation_arguments, check_runner,
-                                        make_out_dir, seed_of, setup_from, simulate)
+                                        make_out_dir, seed_of, setup_from, simulate, stop_reason, stopping_json)
 from cardtool.deck.loader import load_deck
 from cardtool.errors import UsageError
 from cardtool.render.output import staged_dir
 from cardtool.sim.analysis import Spec, analyse
-from cardtool.sim.compare import compare
+from cardtool.sim.compare import compare, with_headline
 from cardtool.sim.config import config_json, simulated_game
-from cardtool.sim.report import comparison_files, ending_counts, run_json, terminal_rates, write_outputs
+from cardtool.sim.report import comparison_files, ending_counts, rate_diff, run_json, terminal_rates, write_outputs
+from cardtool.sim.runner import check_jobs, look_interval, progress_bar, run_together
+from cardtool.sim.sequential import DecidedDifference, check_precision, check_rotation
 
 NAME = "compare"
 HELP = "simulate two decks under the same seeds and report which differences between them are significant"
@@ -57,21 +59,38 @@ def run(args: argparse.Namespace) -> int:
     out = make_out_dir(args.out or Path("build") / "compare" / _pair_name(args, deck_a, deck_b), reads)
     config_a, config_b = config_json(setup_a, args.deck), config_json(setup_b, args.deck_b)
 
-    result_a = simulate(setup_a, args, f"A {deck_a.manifest.id}")
-    result_b = None if result_a.interrupted else simulate(setup_b, args, f"B {deck_b.manifest.id}")
-    if result_b is None or not result_b.records:
+    precision = check_precision(args.precision)
+    rule = DecidedDifference(precision, check_rotation(setup_a)) if precision is not None else None
+    if rule is None:
+        result_a = simulate(setup_a, args, f"A {deck_a.manifest.id}")
+        result_b = None if result_a.interrupted else simulate(setup_b, args, f"B {deck_b.manifest.id}")
+        records_a, records_b = result_a.records, result_b.records if result_b else []
+    else:
+        result_a, result_b = _play_in_step(setup_a, setup_b, args, rule)
+        records_a, records_b = rule.catch_up(result_a.records, result_b.records)
+    if result_b is None or not records_b:
         print("cardtool: interrupted before both decks were played; nothing written", file=sys.stderr)
         return EXIT_INTERRUPTED
     plugin = simulated_game(deck_a)
-    analysis_a = analyse(result_a.records, Spec.of(plugin, deck_a))
-    analysis_b = analyse(result_b.records, Spec.of(plugin, deck_b))
-    comparison = compare(result_a.records, result_b.records, analysis_a, analysis_b)
+    analysis_a = analyse(records_a, Spec.of(plugin, deck_a))
+    analysis_b = analyse(records_b, Spec.of(plugin, deck_b))
+    comparison = compare(records_a, records_b, analysis_a, analysis_b)
+    run_a, run_b = run_json(result_a), run_json(result_b)
+    if rule is not None:
+        comparison = with_headline(comparison, rule.difference())
+        what = f"{analysis_a.sides[0].name}'s win rate B - A"
+        shown = rate_diff(comparison.metrics[0].difference)
+        answered = (f"{what} is decided, {shown}" if rule.decided else
+                    f"{what} is known to within {args.precision:g} pp either side, {shown}")
+        why = stop_reason(rule, result_b, setup_a.games, answered)
+        run_a["sequential"] = stopping_json(rule, result_b, setup_a.games, why)
     with staged_dir(out, reads, command="compare") as stage:
-        write_outputs(stage, comparison_files(result_a.records, result_b.records, comparison, config_a, config_b,
-                                              run_json(result_a), run_json(result_b)))
+        write_outputs(stage, comparison_files(records_a, records_b, comparison, config_a, config_b, run_a, run_b))
 
     significant = [row for row in comparison.metrics + comparison.cards if row.difference.significant]
     print(f"{comparison.games} pairs of games compared: {len(significant)} significant difference(s).")
+    if rule is not None:
+        print(f"Stopped after {comparison.games} pairs of games ({rule.looks} looks): {why}.")
     for label, analysis in (("A", analysis_a), ("B", analysis_b)):
         print(f"End reasons of {label}: {ending_counts(analysis)} ({analysis.capped.k} capped, won by nobody).")
     for label, analysis in (("A", analysis_a), ("B", analysis_b)):
@@ -85,6 +104,15 @@ def run(args: argparse.Namespace) -> int:
         print("cardtool: interrupted; only the games both decks finished are compared", file=sys.stderr)
         return EXIT_INTERRUPTED
     return 0
+
+
+def _play_in_step(setup_a, setup_b, args: argparse.Namespace, rule):
+    """Both decks at once, game i of each in step, until the rule decides (--precision)."""
+    jobs = min(check_jobs(args.jobs), 2 * setup_a.games)
+    print(f"Playing up to {setup_a.games} {setup_a.mode} games of each deck in step, {setup_a.players} players "
+          f"({', '.join(setup_a.lineup)}), seed {setup_a.seed}, in {jobs} process(es)...", flush=True)
+    with progress_bar(setup_a.games + setup_b.games, "A and B") as tick:
+        return run_together((setup_a, setup_b), args.jobs, tick, rule, look_interval(setup_a.games, rule.block))
 
 
 def _pair_name(args: argparse.Namespace, deck_a, deck_b) -> str:

@@ -17,7 +17,8 @@ from cardtool.render.output import check_out_folder, staged_dir
 from cardtool.sim.analysis import Spec, analyse
 from cardtool.sim.config import DEFAULT_MAX_TURNS, Setup, config_json, prepare, simulated_game
 from cardtool.sim.report import ending_counts, run_json, simulation_files, terminal_rates, write_outputs
-from cardtool.sim.runner import RunResult, check_jobs, progress_bar, run as run_games
+from cardtool.sim.runner import RunResult, check_jobs, look_interval, progress_bar, run as run_games
+from cardtool.sim.sequential import METHOD, SeatPrecision, check_precision, check_rotation, with_sequence_rates
 
 NAME = "simulate"
 HELP = "play a deck many times with bots and report win rates, game length and card impact with their uncertainty"
@@ -31,6 +32,8 @@ examples:
 Outputs (in --out, default build/<deck>/sim/): games.jsonl, summary.json, cards.csv, report.html, report.pdf.
 """
 EXIT_INTERRUPTED = 130
+DEFAULT_GAMES = 1000
+DEFAULT_PRECISION_GAMES = 100_000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +44,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_simulation_arguments(parser: argparse.ArgumentParser) -> None:
     """The options simulate and compare share."""
-    parser.add_argument("--games", type=int, default=1000, metavar="N", help="games to play (default 1000)")
+    parser.add_argument("--games", type=int, metavar="N",
+                        help=f"games to play (default {DEFAULT_GAMES}); with --precision, the most to play (default "
+                             f"{DEFAULT_PRECISION_GAMES})")
+    parser.add_argument("--precision", type=float, metavar="PP",
+                        help="stop once the answer is known to within PP percentage points: simulate, once every "
+                             "seat's (team's) win-rate interval is at most PP either side; compare, once seat 1's "
+                             "win-rate difference B - A is decided (its interval leaves out 0) or within PP. Games "
+                             "are checked after each batch, and the intervals are confidence sequences, valid "
+                             "however often they are looked at (docs/simulation.md)")
     parser.add_argument("--players", type=int, metavar="P",
                         help="number of seats (default: one per bot named in --bots when it names several, else as "
                              "many as the mode and deck allow)")
@@ -65,7 +76,9 @@ def add_simulation_arguments(parser: argparse.ArgumentParser) -> None:
 
 def setup_from(args: argparse.Namespace, deck, seed: int) -> Setup:
     """The checked setup the options describe, for one deck."""
-    return prepare(deck, games=args.games, players=args.players, mode=args.mode, bots=args.bots, seed=seed,
+    games = args.games if args.games is not None else (
+        DEFAULT_PRECISION_GAMES if args.precision is not None else DEFAULT_GAMES)
+    return prepare(deck, games=games, players=args.players, mode=args.mode, bots=args.bots, seed=seed,
                    max_turns=args.max_turns, rotate=not args.fixed_seats)
 
 
@@ -87,19 +100,39 @@ def check_runner(args: argparse.Namespace) -> None:
             raise UsageError(f"--scheduler {args.scheduler}: {exc}; write it as tcp://HOST:PORT") from None
     else:
         check_jobs(args.jobs)
+    check_precision(args.precision)
+    if args.precision is not None and args.scheduler is not None:
+        raise UsageError("--precision cannot run on a Dask cluster yet: drop --scheduler, or give --games alone")
 
 
 def seed_of(args: argparse.Namespace) -> int:
     return args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
 
 
-def simulate(setup: Setup, args: argparse.Namespace, label: str) -> RunResult:
-    """Play the setup's games with a progress bar."""
+def simulate(setup: Setup, args: argparse.Namespace, label: str, stop=None) -> RunResult:
+    """Play the setup's games with a progress bar (until the stop rule says so, with one)."""
     where = f"on {args.scheduler}" if args.scheduler else f"in {min(check_jobs(args.jobs), setup.games)} process(es)"
-    print(f"Playing {setup.games} {setup.mode} games of {label}, {setup.players} players "
+    games = f"up to {setup.games}" if stop is not None else f"{setup.games}"
+    print(f"Playing {games} {setup.mode} games of {label}, {setup.players} players "
           f"({', '.join(setup.lineup)}), seed {setup.seed}, {where}...", flush=True)
     with progress_bar(setup.games, label) as tick:
-        return run_games(setup, args.jobs, tick, args.scheduler)
+        if stop is None:
+            return run_games(setup, args.jobs, tick, args.scheduler)
+        return run_games(setup, args.jobs, tick, args.scheduler, stop, look_interval(setup.games, stop.block))
+
+
+def stopping_json(rule, result: RunResult, bound: int, why: str) -> dict:
+    """How a run with --precision went, as summary.json and the report record it."""
+    return {"precision_pp": round(100 * rule.precision, 6), "games_bound": bound, "games": rule.used,
+            "looks": rule.looks, "games_per_look": rule.block, "stopped": why, "method": METHOD}
+
+
+def stop_reason(rule, result: RunResult, bound: int, answered: str) -> str:
+    if rule.used and rule.answered:
+        return answered
+    if result.interrupted:
+        return "interrupted (Ctrl-C) before the precision was reached"
+    return f"played the most games allowed (--games {bound}) before the precision was reached"
 
 
 def make_out_dir(out: Path, reads: tuple[Path, ...]) -> Path:
@@ -120,30 +153,43 @@ def run(args: argparse.Namespace) -> int:
     out = make_out_dir(args.out or Path("build") / deck.manifest.id / "sim", (Path(args.deck),))
     config = config_json(setup, args.deck)
 
-    result = simulate(setup, args, deck.manifest.id)
-    if not result.records:
+    precision = check_precision(args.precision)
+    rule = SeatPrecision(precision, check_rotation(setup)) if precision is not None else None
+    result = simulate(setup, args, deck.manifest.id, rule)
+    records = result.records if rule is None else rule.catch_up(result.records)[0]
+    if not records:
         print("cardtool: interrupted before any game finished; nothing written", file=sys.stderr)
         return EXIT_INTERRUPTED
     plugin = simulated_game(deck)
-    analysis = analyse(result.records, Spec.of(plugin, deck))
+    analysis = analyse(records, Spec.of(plugin, deck))
+    run_info = run_json(result)
+    interval = "95% interval"
+    if rule is not None:
+        analysis = with_sequence_rates(analysis, rule, records)
+        why = stop_reason(rule, result, setup.games, f"every {'team' if analysis.teams else 'seat'}'s interval "
+                                                     f"is at most {args.precision:g} pp either side")
+        run_info["sequential"] = stopping_json(rule, result, setup.games, why)
+        interval = "95% confidence sequence"
     with staged_dir(out, (Path(args.deck),), command="simulate") as stage:
-        write_outputs(stage, simulation_files(result.records, analysis, config, run_json(result)))
+        write_outputs(stage, simulation_files(records, analysis, config, run_info))
 
     a = analysis
-    print(f"{len(result.records)} games in {result.seconds:.1f} s ({result.games_per_second:,.0f} games/s): "
+    print(f"{len(records)} games in {result.seconds:.1f} s ({result.games_per_second:,.0f} games/s): "
           f"{a.finished} ended by the rules, {a.capped.k} capped (won by nobody).")
+    if rule is not None:
+        print(f"Stopped after {len(records)} games ({rule.looks} looks): {why}.")
     print(f"End reasons: {ending_counts(a)}.")
     for ending in a.endings:
         if ending.reason.cap and ending.games.k:
             print(f"  {ending.games.k} {ending.reason.word}: {ending.reason.text}")
-    print("\n".join(terminal_rates(a)))
+    print("\n".join(terminal_rates(a, interval)))
     if a.capped.k:
         print(f"No winner (capped): {100 * a.capped.value:.1f}%")
     if args.seed is None:
         print(f"(seed {seed}: add --seed {seed} to repeat this run)")
     print(f"Report: {out / 'report.html'} (and report.pdf); data: games.jsonl, summary.json, cards.csv")
     if result.interrupted:
-        print(f"cardtool: interrupted; the {len(result.records)} finished games of {setup.games} are reported",
+        print(f"cardtool: interrupted; the {len(records)} finished games of {setup.games} are reported",
               file=sys.stderr)
         return EXIT_INTERRUPTED
     return 0

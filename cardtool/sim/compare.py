@@ -122,3 +122,11 @@ def _rate_text(rate: Rate) -> str:
 def _mean(values: Sequence[float], digits: int) -> str:
     mean, low, high = stats.mean_interval(values)
     return "–" if math.isnan(mean) else f"{mean:.{digits}f} ({low:.{digits}f}–{high:.{digits}f})"
+
+
+def with_headline(comparison: Comparison, difference: Difference) -> Comparison:
+    """The comparison with its headline row (the first: seat 1's, or its team's, win rate) carrying the
+    confidence-sequence difference of a run that stopped once it was decided (compare --precision)."""
+    first, *others = comparison.metrics
+    headline = Row(first.metric + " (confidence sequence)", first.a, first.b, difference, first.kind)
+    return Comparison(comparison.a, comparison.b, comparison.games, [headline, *others], comparison.cards)

@@ -78,7 +78,8 @@ def simulation_context(analysis: Analysis, config: Mapping, run: Mapping) -> dic
     context = {
         "title": f"{PAGE_TITLE}: {config['deck_name']}",
         "config": config, "run": run, "score_name": name, "score_title": name[:1].upper() + name[1:],
-        "findings": _findings(a, verdict),
+        "findings": _findings(a, verdict), "games": a.games,
+        "interval_name": "95% confidence sequences" if run.get("sequential") else "95% Wilson intervals",
         "teams": a.teams, "side_word": side_word,
         "seats": [{"name": side.name.capitalize(), "rate": rate_text(side.win), "wins": side.win.k,
                    "score": number(side.score.mean), "median": number(side.score.median)} for side in a.sides],

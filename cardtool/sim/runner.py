@@ -5,7 +5,9 @@ each seat's bot draws from a generator derived from the game's seed, so `--jobs 
 Dask cluster give the same records, which are put back in game order.
 
 Ctrl-C stops the run cleanly: the workers ignore it, the parent stops them and keeps every game that
-finished. A game that a cap stops (--max-turns, or the game's own) is recorded as capped, never dropped.
+finished. A stop rule (simulate --precision, see cardtool.sim.sequential) stops it the same way once
+the games finished so far answer the question; it sees and keeps only games 0..n-1 without a gap, so
+which games are kept does not depend on which worker was quicker. A game that a cap stops (--max-turns, or the game's own) is recorded as capped, never dropped.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from cardtool.sim.records import SimRecord
 
 #: Called with the number of games just finished.
 Progress = Callable[[int], None]
+#: A stop rule: called with the games finished so far from game 0 on without a gap (one list per setup
+#: run together, all of one length), at fixed numbers of games; True ends the run with exactly those games.
+Stop = Callable[[list[list[SimRecord]]], bool]
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,7 @@ class RunResult:
     seconds: float
     jobs: int
     where: str  # "this process", "N processes" or the scheduler's address
+    stopped: bool = False  # a stop rule ended the run before --games (only its unbroken run of games is kept)
 
     @property
     def games_per_second(self) -> float:
@@ -66,6 +72,13 @@ def chunks(games: int, workers: int) -> list[tuple[int, int]]:
     return [(start, min(games, start + size)) for start in range(0, games, size)]
 
 
+def look_interval(games: int, block: int) -> int:
+    """How often a stop rule looks: about 32 times over `games` (every 250 games at most), at whole
+    multiples of `block` games; the same on any number of workers."""
+    size = max(1, min(250, games // 32))
+    return max(block, -(-size // block) * block)
+
+
 def check_jobs(jobs: int | None) -> int:
     """The number of worker processes: every core by default."""
     if jobs is None:
@@ -76,60 +89,119 @@ def check_jobs(jobs: int | None) -> int:
 
 
 def run(setup: Setup, jobs: int | None = None, progress: Progress | None = None,
-        scheduler: str | None = None) -> RunResult:
-    """Play every game of the setup; on KeyboardInterrupt, stop and return the games that finished."""
-    started = time.perf_counter()
-    done: dict[int, SimRecord] = {}
-    tick = progress or (lambda n: None)
+        scheduler: str | None = None, stop: Stop | None = None, look_every: int = 1) -> RunResult:
+    """Play every game of the setup; on KeyboardInterrupt, stop and return the games that finished.
+    With a stop rule, play until it says so, asked every `look_every` games (see Stop), at most every
+    game of the setup."""
     if scheduler is not None:
+        if stop is not None:
+            raise UsageError("a run that stops when its answer is known (--precision) cannot run on a Dask "
+                             "cluster yet: drop --scheduler")
+        started = time.perf_counter()
+        done: dict[int, SimRecord] = {}
         from cardtool.sim.cluster import run_on_cluster
 
-        interrupted = run_on_cluster(setup, scheduler, done, tick)
-        jobs, where = 0, scheduler
+        interrupted = run_on_cluster(setup, scheduler, done, progress or (lambda n: None))
+        records = [done[index] for index in sorted(done)]
+        return RunResult(records, interrupted, time.perf_counter() - started, 0, scheduler)
+    return run_together((setup,), jobs, progress, stop, look_every)[0]
+
+
+def run_together(setups: tuple[Setup, ...], jobs: int | None = None, progress: Progress | None = None,
+                 stop: Stop | None = None, look_every: int = 1) -> list[RunResult]:
+    """Play several setups at once (e.g. the two decks of a comparison, game i of each in step), on
+    one pool, with a stop rule that sees the games all of them finished (see Stop)."""
+    started = time.perf_counter()
+    done: list[dict[int, SimRecord]] = [{} for _ in setups]
+    tick = progress or (lambda n: None)
+    total = max(setup.games for setup in setups)
+    jobs = min(check_jobs(jobs), sum(setup.games for setup in setups))
+    tasks = [(which, start, end) for start, end in chunks(total, jobs)
+             for which, setup in enumerate(setups) if start < setup.games]
+    watch = _Watch(done, stop, look_every)
+    if jobs == 1:
+        interrupted, where = _run_here(setups, tasks, watch, tick), "this process"
     else:
-        jobs = check_jobs(jobs)
-        jobs = min(jobs, setup.games)
-        if jobs == 1:
-            interrupted, where = _run_here(setup, done, tick), "this process"
-        else:
-            interrupted, where = _run_pool(setup, jobs, done, tick), f"{jobs} processes"
-    records = [done[index] for index in sorted(done)]
-    return RunResult(records, interrupted, time.perf_counter() - started, jobs, where)
+        interrupted, where = _run_pool(setups, jobs, tasks, watch, tick), f"{jobs} processes"
+    seconds = time.perf_counter() - started
+    results = []
+    for finished in done:
+        kept = sorted(finished)[:watch.stopped_at] if watch.stopped else sorted(finished)
+        results.append(RunResult([finished[index] for index in kept], interrupted, seconds, jobs, where, watch.stopped))
+    return results
 
 
-def _run_here(setup: Setup, done: dict[int, SimRecord], tick: Progress) -> bool:
+class _Watch:
+    """Asks the stop rule about the games finished from game 0 on without a gap, at every multiple of
+    `every` games they reach (in order, whatever order the batches came back in), so where a run
+    stops depends on the games alone, not on the number of workers."""
+
+    def __init__(self, done: list[dict[int, SimRecord]], stop: Stop | None, every: int):
+        self.done, self.stop, self.every = done, stop, max(1, every)
+        self.asked = 0
+        self.stopped = False
+        self.stopped_at = 0
+
+    def __call__(self) -> bool:
+        if self.stop is None or self.stopped:
+            return self.stopped
+        unbroken = min(_unbroken(finished) for finished in self.done)
+        while self.asked + self.every <= unbroken:
+            self.asked += self.every
+            if self.stop([[finished[index] for index in range(self.asked)] for finished in self.done]):
+                self.stopped, self.stopped_at = True, self.asked
+                break
+        return self.stopped
+
+
+def _unbroken(finished: dict[int, SimRecord]) -> int:
+    """How many games from game 0 on finished without a gap."""
+    n = 0
+    while n in finished:
+        n += 1
+    return n
+
+
+def _run_here(setups, tasks, watch: _Watch, tick: Progress) -> bool:
     try:
-        for start, stop in chunks(setup.games, 1):
+        for which, start, stop in tasks:
             for index in range(start, stop):
-                done[index] = play_game(setup, index)
+                watch.done[which][index] = play_game(setups[which], index)
             tick(stop - start)
+            if watch():
+                break
     except KeyboardInterrupt:
         return True
     return False
 
 
-_SETUP: Setup | None = None  # the setup a pool worker plays, set once when the worker starts
+_SETUPS: tuple[Setup, ...] = ()  # the setups a pool worker plays, set once when the worker starts
 
 
-def _start_worker(setup: Setup) -> None:
-    global _SETUP
-    _SETUP = setup
+def _start_worker(setups: tuple[Setup, ...]) -> None:
+    global _SETUPS
+    _SETUPS = setups
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
 
 
-def _worker_range(bounds: tuple[int, int]) -> list[SimRecord]:
-    return play_range(_SETUP, *bounds)
+def _worker_range(task: tuple[int, int, int]) -> tuple[int, list[SimRecord]]:
+    which, start, stop = task
+    return which, play_range(_SETUPS[which], start, stop)
 
 
-def _run_pool(setup: Setup, jobs: int, done: dict[int, SimRecord], tick: Progress) -> bool:
+def _run_pool(setups, jobs: int, tasks, watch: _Watch, tick: Progress) -> bool:
     # fork starts workers in milliseconds and hands them the deck without pickling it
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-    pool = multiprocessing.get_context(method).Pool(jobs, initializer=_start_worker, initargs=(setup,))
+    pool = multiprocessing.get_context(method).Pool(jobs, initializer=_start_worker, initargs=(tuple(setups),))
     try:
-        for records in pool.imap_unordered(_worker_range, chunks(setup.games, jobs)):
+        for which, records in pool.imap_unordered(_worker_range, tasks):
             for record in records:
-                done[record.index] = record
+                watch.done[which][record.index] = record
             tick(len(records))
+            if watch():  # the answer is known: the games still running are not needed
+                pool.terminate()
+                pool.join()
+                return False
     except KeyboardInterrupt:
         pool.terminate()
         pool.join()
