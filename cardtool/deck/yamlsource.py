@@ -84,31 +84,29 @@ class _Walker:
         return node.start_mark.line + 1, node.start_mark.column + 1
 
     def walk(self, node, path: Path_) -> Any:
-        if id(node) in self.open:
+        key = id(node)
+        if key in self.open:
             raise _TooDeep(*self._mark(node), True)
         if len(path) > MAX_DEPTH:
             raise _TooDeep(*self._mark(node), False)
-        self.open.add(id(node))
-        try:
-            return self._walk(node, path)
-        finally:
-            self.open.discard(id(node))
-
-    def _walk(self, node, path: Path_) -> Any:
-        if id(node) in self.seen:
+        if key in self.seen:
             self.expanded += 1
             if self.expanded > MAX_ALIAS_VALUES:
                 raise _Budget
         else:
-            self.seen.add(id(node))
+            self.seen.add(key)
         self.doc.positions.setdefault(path, self._mark(node))
-        if isinstance(node, yaml.MappingNode):
-            return self._mapping(node, path)
-        if isinstance(node, yaml.SequenceNode):
+        if isinstance(node, yaml.ScalarNode):
+            return self._scalar(node, path)  # a scalar holds nothing, so it never stands inside itself
+        self.open.add(key)
+        try:
+            if isinstance(node, yaml.MappingNode):
+                return self._mapping(node, path)
             if node.tag != _TAG + "seq":
                 self._bad_tag(node, path)
             return [self.walk(item, path + (i,)) for i, item in enumerate(node.value)]
-        return self._scalar(node, path)
+        finally:
+            self.open.discard(key)
 
     def _scalar(self, node, path: Path_) -> Any:
         if node.tag == _TIMESTAMP:
