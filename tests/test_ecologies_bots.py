@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from fractions import Fraction
 
 import pytest
 
@@ -70,7 +71,7 @@ def test_bots_decide_from_the_observation_alone(deck):
     seen = state.observation(seat)
     other = game.sample_state(seen, random.Random(99))
     assert other.hands != state.hands or other.deck != state.deck
-    for bot in (GreedyBot(game.public(seat)), SearchBot(game.public(seat), samples=2)):
+    for bot in (GreedyBot(game.public(seat)), SearchBot(game.public(seat), iters=4)):
         first = bot.choose(seen, state.legal_actions(), random.Random(5))
         second = bot.choose(other.observation(seat), other.legal_actions(), random.Random(5))
         assert first == second
@@ -95,3 +96,26 @@ def test_the_greedy_bot_beats_the_random_bot(deck):
         for seat in state.winners():
             wins[names[seat]] += 1
     assert wins["greedy"] >= 10
+
+
+def test_the_search_bot_takes_the_move_that_wins_outright(deck):
+    """At 10 1/2 VP with Keystone Species (+2 VP) in hand the game is won by playing it; Wildfire or El Niño
+    Rains first would win a play later at best, so the search must not weigh them against the win."""
+    from cardtool.games.ecologies.actions import Play
+    from cardtool.games.ecologies.scenario import position
+
+    game = EcologiesGame(deck, 2, "multi", 1)
+    cave = ["sulfur-oxidizing-bacteria", "iron-oxidizing-bacteria", "cave-amphipod", "cave-isopod", "cave-springtail",
+            "cave-cricket", "cave-spider", "cave-centipede", "cave-salamander"]
+    state = position(game, seat=0, phase="play",
+                     hands={0: ["wildfire", "el-nino-rains", "keystone-species", "swamp", "nitrogen-fixing-bacteria"]},
+                     ecologies=[(0, "cave", cave), (1, "chaparral", ["toyon"])])
+    assert state.vp(0) == Fraction(21, 2)
+    legal = state.legal_actions()
+    for seed in range(4):
+        bot = SearchBot(game.public(0), iters=8)
+        choice = bot.choose(state.observation(0), legal, random.Random(seed))
+        assert isinstance(choice, Play) and game.table.ids[choice.card] == "keystone-species"
+        after = state.clone()
+        after.apply(choice)
+        assert after.is_over() and after.winners() == [0]

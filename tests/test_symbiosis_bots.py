@@ -103,7 +103,7 @@ def test_greedy_beats_random(deck):
 def test_search_bot_is_reproducible(deck):
     game, state = _midgame(deck, 2, "duel", 5)
     obs, legal = state.observation(state.current_player), state.legal_actions()
-    bot = SearchBot(game.public(state.current_player), samples=4)
+    bot = SearchBot(game.public(state.current_player), iters=16)
     assert bot.choose(obs, legal, random.Random(3)) == bot.choose(obs, legal, random.Random(3))
 
 

@@ -1,20 +1,16 @@
-"""Ecologies bots: GreedyBot (one-ply heuristic) and SearchBot (determinized Monte Carlo), from observations.
-
-GreedyBot values each legal action by the change it makes to a few features of its own position, in
-VP-equivalent units: VP; health (a healthy ecology is worth its bonus, and each healthy role filled a
-little); food security (a second producer); bonus value (what an effect is worth, by action word); and
-hand economy (how useful each card in hand is: playable now, later, or dead). It ends a phase when no
-action gains anything. It trades: it offers a card it cannot use for a card of a biome it builds, and
-accepts an offer when the card offered is worth more to it than the card it gives. When the engine
-offers it a choice of arrangements for a web (all equally fed, healthy and scoring), it takes the one
-least exposed to the targeted destroy cards it has not seen yet (Invasive Species, Wildfire): for each
-such card, the worst single loss it could cause by the roles the cards would act in, protections counted.
-
-SearchBot (determinized Monte Carlo) ranks the actions as GreedyBot does, then for each of the best
-few (and ending the phase) deals the hidden cards at random several times (observation.sample_state), plays the
-action and lets GreedyBots play on until its own next turn, with the same deal and random numbers for
-every candidate, and keeps the action with the best mean standing against the best opponent (VP, web
-health, lasting cards, hand; winning outright counts most). Trade offers it leaves to GreedyBot.
+"""Ecologies bots: GreedyBot (one-ply heuristic) and SearchBot (determinized search, after Cowling, Powley and Whitehouse's determinization baseline for
+information-set search) ranks the actions as GreedyBot does, then for each of the best few (and ending
+the phase) deals the hidden cards at random (observation.sample_state), plays the action and lets
+GreedyBots play on to the end of the turn (`depth` turns), with the same deal and random numbers for
+every candidate, and keeps the action with the best total standing against the best opponent (VP, web
+health, lasting cards, hand; winning outright counts most, and a move that wins at once is taken
+without weighing). GreedyBot's own first choice gets a small head start in every world (PRIOR), so that
+only a clear gain in the rollouts overrides the heuristic: without it the rollouts' noise made the
+search no stronger than GreedyBot (49% against it over 100 games; 59% with it). What to offer in a
+trade and how to arrange a web it leaves to GreedyBot (a turn's rollout cannot tell them apart), and its
+rollouts make no offers (a third of their time, for moves that rarely change the turn's outcome). Its
+budget (`search:iters=N`, rollouts a decision, default 24; or `search:ms=T`, not reproducible) comes in
+its name.
 
 Both are built from a public `Seat` only (the card table, mode, seats and caps; no seed): the game they
 reason with is `observation.world_game(seat)`, a game of the same rules that never saw the real deal.
@@ -23,11 +19,13 @@ reason with is `observation.world_game(seat)`, a game of the same rules that nev
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from collections.abc import Sequence
 
-from cardtool.engine.bots import RandomBot
+from cardtool.engine.bots import RandomBot, positive_float, positive_int
 from cardtool.engine.protocol import Seat
+from cardtool.errors import UsageError
 from cardtool.games.ecologies.actions import (
     Accept, Arrange, BuyWith, ChooseCard, ChoosePlayer, Decline, DestroyEcology, Discard, Draw, EndPhase, Move,
     Offer, Play, UseBonus)
@@ -428,22 +426,41 @@ class GreedyBot:
 
 
 class SearchBot:
-    """Determinized Monte Carlo over GreedyBot's best few actions (see the module docstring)."""
+    """Determinized search over GreedyBot's best few actions (see the module docstring).
+
+    Budget: `iters` rollouts a decision (one rollout is one candidate played out in one sampled world),
+    spread evenly over the candidates, at least `MIN_WORLDS` worlds each; or, with `ms`, as many whole
+    worlds as fit in that many milliseconds of wall-clock time (at least one), which is not reproducible:
+    the choice then depends on the machine's speed. `width` is how many of GreedyBot's best actions are
+    candidates (ending the phase always is one); `depth` how many turns a rollout plays (1: to the end of
+    the turn being played; 2: through the next seat's turn too).
+    """
 
     name = "search"
+    OPTIONS = {"iters": positive_int, "ms": positive_float, "width": positive_int, "depth": positive_int}
+    ITERS = 24  # the default budget, in rollouts a decision
+    MIN_WORLDS = 2
+    PRIOR = 0.25  # VP-equivalents GreedyBot's own first choice is given: only a clearer gain overrides it
 
-    def __init__(self, public: Seat, samples: int = 4, candidates: int = 3):
-        self.public, self.samples, self.candidates = public, samples, candidates
+    def __init__(self, public: Seat, iters: int | None = None, ms: float | None = None, width: int = 3,
+                 depth: int = 1):
+        if iters is not None and ms is not None:
+            raise UsageError("bot 'search' takes a budget in iters or in ms, not both")
+        self.public, self.width, self.depth = public, width, depth
+        self.iters = self.ITERS if iters is None and ms is None else iters
+        self.ms = ms
         self.game = world_game(public)
         self.greedy = GreedyBot(public)
 
     def choose(self, observation: Observation, legal: Sequence, rng: random.Random):
         if len(legal) == 1:
             return legal[0]
-        ranked = self.greedy.ranked(observation, legal, rng)
         if observation.phase == "trade" and not observation.stack:
-            return self.greedy.choose(observation, legal, rng)
-        shortlist = [action for _, action in ranked[: self.candidates]]
+            return self.greedy.choose(observation, legal, rng)  # what to offer: a rollout cannot tell
+        if type(legal[0]) is Arrange:
+            return self.greedy.choose(observation, legal, rng)  # exposure to cards not seen yet
+        ranked = self.greedy.ranked(observation, legal, rng)
+        shortlist = [action for _, action in ranked[: self.width]]
         end = next((a for a in legal if type(a) is EndPhase), None)
         if end is not None and end not in shortlist:
             shortlist.append(end)
@@ -451,26 +468,47 @@ class SearchBot:
             return shortlist[0]
         seat = observation.seat
         totals = [0.0] * len(shortlist)
-        for _ in range(self.samples):
+        totals[0] += self.PRIOR * self.MIN_WORLDS
+        stop_turn = observation.turn + self.depth
+        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000.0
+        worlds = 0
+        while True:
+            if deadline is None:
+                if worlds >= max(self.MIN_WORLDS, self.iters // len(shortlist)):
+                    break
+            elif worlds and time.perf_counter() >= deadline:
+                break
             world = sample_state(self.public, observation, rng)
             seed = rng.getrandbits(32)
             for i, action in enumerate(shortlist):
                 # the same deal and the same random numbers for every candidate: only the action differs
                 state = world.clone()
                 state.apply(action)
-                self._play_out(state, seat, observation.turn, random.Random(seed))
+                if state.is_over() and state.winners() == [seat]:
+                    return action  # wins outright: nothing to weigh
+                self._play_out(state, stop_turn, random.Random(seed))
                 totals[i] += outcome(self.game, state, seat)
+            worlds += 1
+        totals[0] += self.PRIOR * (worlds - self.MIN_WORLDS)
         best = max(range(len(shortlist)), key=lambda i: (totals[i], -i))
         return shortlist[best]
 
-    def _play_out(self, state, seat: int, turn: int, rng: random.Random) -> None:
-        """Greedy players on until this seat's next turn starts (or the game ends)."""
+    def _play_out(self, state, stop_turn: int, rng: random.Random) -> None:
+        """GreedyBots play on until turn `stop_turn` starts (or the game ends), without offering trades
+        (they rarely matter within a turn or two, and cost a third of a rollout)."""
         greedy = self.greedy
-        stop = turn + self.game.players
         steps = 0
-        while not state.is_over() and state.turn < stop and steps < 400:
-            player = state.current_player
-            state.apply(greedy.choose(state.observation(player), state.legal_actions(), rng))
+        while not state.is_over() and state.turn < stop_turn and steps < 300:
+            legal = state.legal_actions()
+            if state.phase == "trade" and not state.stack:
+                action = next((a for a in legal if type(a) is EndPhase), None)
+                if action is None:
+                    action = greedy.choose(state.observation(state.current_player), legal, rng)
+            elif len(legal) == 1:
+                action = legal[0]
+            else:
+                action = greedy.choose(state.observation(state.current_player), legal, rng)
+            state.apply(action)
             steps += 1
 
 

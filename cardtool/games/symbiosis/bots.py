@@ -14,10 +14,12 @@ its effect on the team's total is a handful of products, computed without rescor
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 
-from cardtool.engine.bots import RandomBot
+from cardtool.engine.bots import RandomBot, positive_float, positive_int
 from cardtool.engine.protocol import Seat
+from cardtool.errors import UsageError
 from cardtool.games.symbiosis.engine import Observation, SymbiosisGame, SymbiosisState, Swap
 from cardtool.games.symbiosis.observation import sample_state, world_game
 from cardtool.games.symbiosis.layout import COLUMN_OF_SLOT, LEFT, MIDDLE, RIGHT, RIVER
@@ -266,27 +268,44 @@ class GreedyBot:
 class SearchBot:
     """Determinized Monte Carlo: deals the unseen cards at random many times, plays the best few greedy
     candidates out with greedy players in each deal, and keeps the one with the best mean outcome
-    (winning first, then the margin over the best other team)."""
+    (winning first, then the margin over the best other team).
+
+    Budget: `iters` rollouts a decision (one candidate played to the end in one dealt world), spread
+    evenly over the `width` candidates; or, with `ms`, as many whole deals as fit in that many
+    milliseconds (at least one), which is not reproducible: the choice then depends on the machine."""
 
     name = "search"
+    OPTIONS = {"iters": positive_int, "ms": positive_float, "width": positive_int}
+    ITERS = 48  # the default budget, in rollouts a decision
 
-    def __init__(self, public: Seat, samples: int = 12, candidates: int = 4):
-        self.public, self.samples, self.candidates = public, samples, candidates
+    def __init__(self, public: Seat, iters: int | None = None, ms: float | None = None, width: int = 4):
+        if iters is not None and ms is not None:
+            raise UsageError("bot 'search' takes a budget in iters or in ms, not both")
+        self.public, self.width, self.ms = public, width, ms
+        self.iters = self.ITERS if iters is None and ms is None else iters
         self.greedy = GreedyBot(public)
 
     def choose(self, observation: Observation, legal: Sequence[Swap], rng: random.Random) -> Swap:
-        ranked = self.greedy.ranked(observation, legal, rng)[: self.candidates]
+        ranked = self.greedy.ranked(observation, legal, rng)[: self.width]
         if len(ranked) == 1:
             return ranked[0][1]
         seat = observation.seat
         totals = [0.0] * len(ranked)
-        for _ in range(self.samples):
+        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000.0
+        deals = 0
+        while True:
+            if deadline is None:
+                if deals >= max(1, self.iters // len(ranked)):
+                    break
+            elif deals and time.perf_counter() >= deadline:
+                break
             world = sample_state(self.public, observation, rng)
             for i, (_, action) in enumerate(ranked):
                 state = world.clone()
                 state.apply(action)
                 self._play_out(state, rng)
                 totals[i] += _outcome(state, seat)
+            deals += 1
         best = max(range(len(ranked)), key=lambda i: (totals[i], -i))
         return ranked[best][1]
 

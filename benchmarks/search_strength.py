@@ -1,0 +1,121 @@
+"""How strong and how fast the search bots are: two-player games of a search bot against `greedy`.
+
+Not a test: a script that prints the figures the README's Benchmarks section shows, beside the targets
+of issue 13 (with the default budget: at most 100 ms a decision, median, one core; in two-player
+Ecologies at least 60% wins against greedy with the lower end of the 95% interval above 55%; in
+Symbiosis Duel at least 70%).
+
+    .venv/bin/python benchmarks/search_strength.py                    # 400 games of each game
+    .venv/bin/python benchmarks/search_strength.py --games 60 --game ecologies
+    .venv/bin/python benchmarks/search_strength.py --bot search:iters=48 --game symbiosis
+
+Seats are rotated: the search bot plays first in even games and second in odd ones, each game dealt from
+its own seed (derived from --seed and the game's number). A tie counts half a win. The time of a decision
+is the wall-clock time of the search bot's `choose`, every call counted (also those with one legal action
+or handed to its greedy policy); the median over the calls that weighed two or more actions is printed
+too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from cardtool.deck.loader import load_deck  # noqa: E402
+from cardtool.engine.bots import make_bots  # noqa: E402
+from cardtool.engine.playout import play  # noqa: E402
+from cardtool.engine.seeds import derive_seed  # noqa: E402
+from cardtool.games import GAMES  # noqa: E402
+from cardtool.sim.config import DEFAULT_MAX_TURNS  # noqa: E402
+from cardtool.sim.stats import wilson  # noqa: E402
+
+#: game -> (deck, two-player mode, target win rate, target lower end of the interval)
+SETUPS = {
+    "ecologies": ("decks/ecologies-bizarre-biomes", "multi", 0.60, 0.55),
+    "symbiosis": ("decks/symbiosis", "duel", 0.70, None),
+}
+TARGET_MS = 100.0
+
+
+class Timed:
+    """A bot whose every decision is timed."""
+
+    def __init__(self, bot, times: list[tuple[float, int]]):
+        self.bot, self.times, self.name = bot, times, bot.name
+
+    def choose(self, observation, legal, rng):
+        started = time.perf_counter()
+        action = self.bot.choose(observation, legal, rng)
+        self.times.append(((time.perf_counter() - started) * 1000.0, len(legal)))
+        return action
+
+
+def measure(game_name: str, bot: str, opponent: str, games: int, seed: int, quiet: bool) -> dict:
+    deck_dir, mode, target, lower_target = SETUPS[game_name]
+    plugin, deck = GAMES[game_name], load_deck(ROOT / deck_dir)
+    wins = 0.0
+    times: list[tuple[float, int]] = []
+    started = time.perf_counter()
+    for index in range(games):
+        names = [bot, opponent] if index % 2 == 0 else [opponent, bot]
+        searcher = index % 2
+        game = plugin.new_game(deck, 2, mode, derive_seed(seed, index, game_name))
+        bots = make_bots(names, plugin.bots, game)
+        bots[searcher] = Timed(bots[searcher], times)
+        state = play(game, bots, max_turns=DEFAULT_MAX_TURNS)
+        winners = state.winners()
+        if searcher in winners:
+            wins += 1.0 / len(winners)
+        if not quiet:
+            print(f"  {game_name} game {index + 1}/{games}: {bot} {wins:g} wins", file=sys.stderr, flush=True)
+    low, high = wilson(wins, games)
+    all_ms = [ms for ms, _ in times]
+    weighed = [ms for ms, legal in times if legal > 1]
+    return {"game": game_name, "bot": bot, "opponent": opponent, "games": games, "wins": wins,
+            "rate": wins / games, "low": low, "high": high, "target": target, "lower_target": lower_target,
+            "median_ms": statistics.median(all_ms), "median_weighed_ms": statistics.median(weighed or [0.0]),
+            "decisions": len(all_ms), "seconds": time.perf_counter() - started}
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "MISSED"
+
+
+def show(result: dict) -> None:
+    rate, low, high = result["rate"], result["low"], result["high"]
+    target, lower = result["target"], result["lower_target"]
+    wins_ok = rate >= target and (lower is None or low > lower)
+    want = f">= {target:.0%}" + (f", lower end > {lower:.0%}" if lower is not None else "")
+    ms_ok = result["median_ms"] <= TARGET_MS
+    print(f"{result['game']}: {result['bot']} vs {result['opponent']}, {result['games']} seat-rotated games "
+          f"({result['seconds']:.0f} s)")
+    print(f"  win rate   {rate:.1%} (95% Wilson {low:.1%} to {high:.1%})   target {want}: {verdict(wins_ok)}")
+    print(f"  decision   median {result['median_ms']:.1f} ms over {result['decisions']} decisions "
+          f"({result['median_weighed_ms']:.1f} ms over those weighing two or more actions)   "
+          f"target <= {TARGET_MS:.0f} ms: {verdict(ms_ok)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400, help="games per game (default 400)")
+    parser.add_argument("--game", choices=[*SETUPS, "both"], default="both")
+    parser.add_argument("--bot", default="search", help="the bot measured, with options (default search)")
+    parser.add_argument("--opponent", default="greedy")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quiet", action="store_true", help="no progress line per game")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    for game_name in (SETUPS if args.game == "both" else [args.game]):
+        show(measure(game_name, args.bot, args.opponent, args.games, args.seed, args.quiet))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
