@@ -75,6 +75,8 @@ def misuses(tmp_path: Path, user: Path, deck: Path) -> list[tuple[list[str], str
         (["simulate", deck, *single, "--out", notes], "is a file"),
         (["compare", deck, deck, *single, "--out", user], "did not write"),
         (["compare", deck, deck, *single, "--out", deck], "is the deck folder"),
+        (["ladder", deck, "--games", "2", "--out", user], "did not write"),
+        (["ladder", deck, "--games", "2", "--out", deck], "is the deck folder"),
         (["play", deck, "--mode", "single", "--seed", "1", "--quiet", "--log", user], "is a folder"),
         (["play", deck, "--mode", "single", "--seed", "1", "--quiet", "--log", notes], "is not a cardtool game log"),
         (["play", deck, "--mode", "single", "--seed", "1", "--quiet", "--log", deck / "game.jsonl"], "deck folder"),
