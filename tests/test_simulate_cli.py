@@ -281,3 +281,22 @@ def test_precision_out_of_reach_plays_the_most_games_allowed(run_cli, tmp_path, 
     assert summary["run"]["sequential"]["stopped"].startswith("played the most games allowed (--games 31)")
     assert "Stopped after 30 games" in out and "Playing up to 31 standard games" in out
     assert all(s["win"]["ci95"][1] - s["win"]["ci95"][0] > 0.02 for s in summary["seats"])
+
+
+def test_ctrl_c_during_a_run_with_precision_keeps_its_whole_rotations(run_cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    real = runner.play_game
+
+    def play_until_ctrl_c(setup, index):
+        if index == 31:
+            raise KeyboardInterrupt
+        return real(setup, index)
+
+    monkeypatch.setattr(runner, "play_game", play_until_ctrl_c)
+    code, out, err = run_cli("simulate", DECKS / "symbiosis", "--players", "3", "--precision", "2", "--jobs", "1",
+                             "--seed", "2", "--out", tmp_path)
+    assert code == 130 and "interrupted" in err and "Traceback" not in err
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["games"] == summary["run"]["sequential"]["games"] == 30  # games 0-30 played, 10 rotations kept
+    assert summary["run"]["sequential"]["stopped"] == "interrupted (Ctrl-C) before the precision was reached"
+    assert "Stopped after 30 games" in out
