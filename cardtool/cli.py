@@ -22,7 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cardtool {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
-        sub = commands.add_parser(command.NAME, help=command.HELP, description=command.HELP[0].upper() + command.HELP[1:] + ".",
+        sub = commands.add_parser(command.NAME, help=command.HELP.replace("%", "%%"), description=command.HELP[0].upper() + command.HELP[1:] + ".",
                                   epilog=command.EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
         command.add_arguments(sub)
         sub.set_defaults(run=command.run)

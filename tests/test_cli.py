@@ -19,6 +19,13 @@ def test_version(run_cli):
     assert code == 0 and __version__ in out
 
 
+def test_top_level_help_lists_every_command(run_cli):
+    code, out, err = run_cli("--help")
+    assert code == 0, err
+    for command in COMMANDS:
+        assert command.NAME in out
+
+
 @pytest.mark.parametrize("command", [c.NAME for c in COMMANDS])
 def test_every_command_has_help_with_an_example(command, run_cli):
     code, out, _ = run_cli(command, "--help")
