@@ -208,7 +208,11 @@ def _check_rulebook(manifest: Manifest, doc: SourceDoc, report: Report) -> None:
         where = doc.locate(("rulebook", index))
         if check_name(roots, name, manifest.root, report, where, "rulebook section") is None:
             continue
-        if not path.is_file():
+        if path.exists() and not path.is_file():
+            report.warning("missing-rulebook", f"rulebook section '{name}' is not a regular file (a folder, a pipe "
+                           "or a device); it was not read", location=where,
+                           hint="a rulebook section is a Markdown text file inside the deck folder")
+        elif not path.is_file():
             from cardtool.suggest import did_you_mean
 
             sections = [str(p.relative_to(roots.folders[0])) for p in roots.files(manifest.root, (".md",))]
@@ -235,6 +239,11 @@ def _card_files(manifest: Manifest, doc: SourceDoc, report: Report):
                 report.error("missing-file", f"no file matches '{pattern}'", location=where)
         else:
             files = [manifest.root / pattern]
+            if files[0].exists() and not files[0].is_file():  # a folder, a pipe or a device: never opened
+                report.error("missing-file", f"card file '{pattern}' is not a regular file (a folder, a pipe or a "
+                             "device); it was not read", location=where,
+                             hint="a card file is a YAML text file inside the deck folder")
+                continue
             if not files[0].is_file():
                 report.error("missing-file", f"card file '{pattern}' not found", location=where,
                              hint=_near_file(roots, pattern))
