@@ -40,6 +40,8 @@ ROLE_FILLED = 0.35  # each healthy role (P, C1, C2, C3, SD) an ecology fills
 SECOND_PRODUCER = 0.4
 THRESHOLD = 0.05  # an action must gain more than this to beat ending the phase
 DEAD = 0.3  # a card in hand worth less than this is traded away or spent buying
+#: How a rollout's end position is weighed (`standing`), besides VP: webs, lasting cards, the hand's best six.
+WEBS, LASTING, HAND = 0.6, 0.6, 0.4
 
 
 class Valuer:
@@ -524,7 +526,7 @@ def standing(game, state, seat: int) -> float:
     lasting = sum(valuer.effect_value(e, ongoing=True) for card in placed for e in table.effects[card]
                   if e.trigger != "play" and e.action not in ("gain_vp", "vp_per"))
     hand = sum(sorted((valuer.card_value(c) for c in valuer.hand), reverse=True)[:6])
-    return float(state.vp(seat)) + 0.6 * webs + 0.6 * lasting + 0.4 * hand
+    return float(state.vp(seat)) + WEBS * webs + LASTING * lasting + HAND * hand
 
 
 def outcome(game, state, seat: int) -> float:
