@@ -108,3 +108,13 @@ def test_a_person_at_the_terminal_chooses_the_arrangement_of_their_web(run_cli, 
     assert "P1, choose the roles in P1's" in transcript and "keep it as it is" in transcript
     change = person.picked[0]  # e.g. "Cave Crayfish SD (now C2)": the account says it was done
     assert re.search(rf"Round \d+, P1: arranges P1's [^:]+: {re.escape(change)}\.$", transcript, re.M)
+
+
+def test_a_person_at_the_terminal_reads_lines_that_fit_80_columns(run_cli, monkeypatch, capsys):
+    person = Person(capsys)
+    monkeypatch.setattr("sys.stdin", person)
+    code, out, err = run_cli("play", BASE, "--players", "2", "--human", "1", "--bots", "greedy", "--seed", "3")
+    assert code == 0, err
+    shown = "".join(person.transcript) + out
+    too_long = [line for line in shown.splitlines() if len(line) > 80 and "(q to quit): " not in line]
+    assert not too_long, too_long[:5]

@@ -15,7 +15,7 @@ from pathlib import Path
 from cardtool import __version__
 from cardtool.commands.common import add_deck_argument, bots_help, caps_help, deck_from, file_path, modes_help
 from cardtool.engine.bots import check_bot_names, make_bot
-from cardtool.engine.human import HumanPlayer
+from cardtool.engine.human import HumanPlayer, fit
 from cardtool.engine.playout import action_json, play
 from cardtool.errors import UsageError
 from cardtool.games import GAMES
@@ -72,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
             else make_bot(name, plugin.bots, game, seat) for seat, name in enumerate(seats)]
     out = sys.stdout
     log = _open_log(args.log)
+    # A person reads at a terminal: lines wrapped to its 80 columns (the log keeps each line whole).
+    shown = fit if "human" in seats else (lambda line: line)
 
     def write(record: dict) -> None:
         if log is not None:
@@ -87,19 +89,19 @@ def run(args: argparse.Namespace) -> int:
         turns += 1
         line = text.turn(before, action, after)
         if not args.quiet:
-            print(line, file=out)
+            print(shown(line), file=out)
         write({"event": "turn", "turn": turns, "seat": before.current_player + 1, "action": action_json(action),
                "text": line})
 
     try:
         state = game.new_initial_state()
         seated = (f"{name} {'(you)' if bot == 'human' else bot}" for name, bot in zip(names, seats))
-        print(f"Seats in turn order: {', '.join(seated)}.", file=out)
+        print(shown(f"Seats in turn order: {', '.join(seated)}."), file=out)
         if not args.quiet:
-            print(text.start(state) + "\n", file=out)
+            print(shown(text.start(state)) + "\n", file=out)
         state = play(game, bots, on_turn=on_turn)
-        print(text.final(state), file=out)
-        print(end_line(plugin, state), file=out)
+        print(shown(text.final(state)), file=out)
+        print(shown(end_line(plugin, state)), file=out)
         write({"event": "end", "turns": turns, "turns_played": state.turns_played, "end_reason": state.end_reason,
                "scores": [_jsonable(s) for s in state.scores()], "winners": [seat + 1 for seat in state.winners()]})
     finally:

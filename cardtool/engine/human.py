@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import random
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from cardtool.engine.protocol import Action
 from cardtool.errors import UsageError
+
+#: Columns a person's terminal is assumed to have: longer lines are wrapped, indented as they began.
+WIDTH = 80
 
 
 class HumanPlayer:
@@ -28,7 +32,7 @@ class HumanPlayer:
 
     def choose(self, observation: Any, legal: Sequence[Action], rng: random.Random) -> Action:
         out = self.stdout or sys.stdout
-        print(self.show(observation), file=out)
+        print(fit(self.show(observation)), file=out)
         remaining = [(self.parts(observation, action), action) for action in legal]
         depth = 0
         # Actions a person cannot tell apart (e.g. two copies of one card) are the same choice to them.
@@ -42,7 +46,7 @@ class HumanPlayer:
 
     def _ask(self, options: list[str], out: TextIO) -> int:
         for number, option in enumerate(options, 1):
-            print(f"  {number:>2}) {option}", file=out)
+            print(fit(f"  {number:>2}) {option}", indent=6), file=out)
         while True:
             print(f"choose 1-{len(options)} (q to quit): ", end="", file=out, flush=True)
             line = (self.stdin or sys.stdin).readline()
@@ -54,3 +58,17 @@ class HumanPlayer:
             if text.isdigit() and 1 <= int(text) <= len(options):
                 return int(text) - 1
             print(f"  '{line.strip()}' is not one of the choices", file=out)
+
+
+def fit(text: str, indent: int | None = None) -> str:
+    """text with every line longer than the terminal wrapped at word boundaries, its continuation lines
+    indented like the line began (or by indent); lines that fit are left exactly as they are."""
+    lines = []
+    for line in text.split("\n"):
+        if len(line) < WIDTH:
+            lines.append(line)
+            continue
+        lead = " " * (indent if indent is not None else len(line) - len(line.lstrip(" ")))
+        lines.append(textwrap.fill(line, WIDTH - 1, subsequent_indent=lead, break_long_words=False,
+                                   break_on_hyphens=False))
+    return "\n".join(lines)
