@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -26,3 +28,19 @@ def run_cli(capsys):
         return code, out, err
 
     return run
+
+
+@pytest.fixture
+def deck_repo(tmp_path) -> Path:
+    """A git repository holding decks/base (tests/data/expansions/base) in two commits: the second renames
+    the Eagle to Golden Eagle."""
+    repo = tmp_path / "repo"
+    shutil.copytree(DATA / "expansions" / "base", repo / "decks" / "base")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(git[:3] + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "."], check=True)
+    subprocess.run(git + ["commit", "-qm", "first"], check=True)
+    cards = repo / "decks" / "base" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("name: Eagle", "name: Golden Eagle"))
+    subprocess.run(git + ["commit", "-qam", "rename"], check=True)
+    return repo

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 
 import pytest
 
@@ -13,18 +12,8 @@ EXP = DATA / "expansions"
 
 
 @pytest.fixture
-def repo(tmp_path):
-    """A git repository with one deck and two commits."""
-    repo = tmp_path / "repo"
-    shutil.copytree(EXP / "base", repo / "decks" / "base")
-    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run(git[:3] + ["init", "-q"], check=True)
-    subprocess.run(git + ["add", "."], check=True)
-    subprocess.run(git + ["commit", "-qm", "first"], check=True)
-    cards = repo / "decks" / "base" / "cards.yaml"
-    cards.write_text(cards.read_text().replace("name: Eagle", "name: Golden Eagle"))
-    subprocess.run(git + ["commit", "-qam", "rename"], check=True)
-    return repo
+def repo(deck_repo):
+    return deck_repo
 
 
 @pytest.mark.parametrize("rev", ["--output={target}", "HEAD~1..--output={target}", "--output={target}..HEAD",

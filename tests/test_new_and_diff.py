@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 
 import pytest
 
@@ -89,16 +88,9 @@ def test_diff_same_deck_has_no_changes(run_cli):
     assert code == 0 and "No changes." in out
 
 
-def test_diff_between_git_revisions(run_cli, tmp_path):
-    repo = tmp_path / "repo"
-    shutil.copytree(EXP / "base", repo / "decks" / "base")
-    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run(git[:3] + ["init", "-q"], check=True)
-    subprocess.run(git + ["add", "."], check=True)
-    subprocess.run(git + ["commit", "-qm", "first"], check=True)
+def test_diff_between_git_revisions(run_cli, deck_repo):
+    repo = deck_repo
     cards = repo / "decks" / "base" / "cards.yaml"
-    cards.write_text(cards.read_text().replace("name: Eagle", "name: Golden Eagle"))
-    subprocess.run(git + ["commit", "-qam", "rename"], check=True)
     code, out, _ = run_cli("diff", repo / "decks" / "base", "--rev", "HEAD~1..HEAD")
     assert code == 0 and "- `eagle`: name Eagle → Golden Eagle" in out
     cards.write_text(cards.read_text().replace("name: Golden Eagle", "name: Bald Eagle"))
