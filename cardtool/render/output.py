@@ -252,15 +252,15 @@ def check_out_file(path: Path, kind: str, flag: str = "--out", example: str | No
     """Refuse an output file that is a folder, lies in a deck folder, or would replace a file of another kind."""
     path = Path(path)
     what, starts = KINDS[kind]
+    deck = deck_folder_around(path if path.is_dir() else path.parent)
+    if deck is not None:  # said first, so the advice below never points into a deck folder
+        raise UsageError(f"{flag} {path} lies inside the deck folder {deck}: cardtool never writes into a deck "
+                         "folder; give an output outside it")
     if path.is_dir():
         raise UsageError(f"{flag} {path} is a folder, and this command writes one file ({what}); "
                          f"give a file name, such as {path / (example or _example(kind))}")
     if path.parent.exists() and not path.parent.is_dir():
         raise UsageError(f"{flag} {path}: {path.parent} is a file, not a folder")
-    deck = deck_folder_around(path.parent)
-    if deck is not None:
-        raise UsageError(f"{flag} {path} lies inside the deck folder {deck}: cardtool never writes into a deck "
-                         "folder; give an output outside it")
     if path.is_file() and path.name not in (_manifest_files(path.parent) or set()):
         try:
             with path.open("rb") as existing:
