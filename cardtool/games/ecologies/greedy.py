@@ -1,0 +1,412 @@
+"""Ecologies' one-ply heuristic: Valuer (what a seat's cards and actions are worth to it, from one
+observation) and GreedyBot, which takes the action Valuer rates best. SearchBot (search.py) uses both.
+
+GreedyBot is built from a public `Seat` only (the card table, mode, seats and caps; no seed): the game it
+reasons with is `observation.world_game(seat)`, a game of the same rules that never saw the real deal.
+Imported by bots.py (the roster) and search.py; imports nothing of theirs.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from cardtool.engine.protocol import Seat
+from cardtool.games.ecologies.actions import (
+    Accept, Arrange, BuyWith, ChooseCard, ChoosePlayer, Decline, DestroyEcology, Discard, Draw, EndPhase, Move,
+    Offer, Play, UseBonus)
+from cardtool.games.ecologies.arrange import arrange, fits, is_healthy
+from cardtool.games.ecologies.effects import single_excluded
+from cardtool.games.ecologies.model import Effect
+from cardtool.games.ecologies.observation import Observation, world_game
+from cardtool.games.ecologies.table import matches
+
+HEALTHY = 3.0  # a healthy ecology, besides its bonus
+ROLE_FILLED = 0.35  # each healthy role (P, C1, C2, C3, SD) an ecology fills
+SECOND_PRODUCER = 0.4
+THRESHOLD = 0.05  # an action must gain more than this to beat ending the phase
+DEAD = 0.3  # a card in hand worth less than this is traded away or spent buying
+
+
+class Valuer:
+    """What a seat's cards and actions are worth to it, from one observation."""
+
+    def __init__(self, game, observation: Observation, held_values: dict[int, float] | None = None):
+        """`held_values`: values of organism and biome cards already known for this seat's hand and webs
+        (they depend on nothing else), filled in as they are computed."""
+        self.game, self.obs, self.table = game, observation, game.table
+        self.seat = observation.seat
+        self.mine = [eco for eco in observation.ecologies if eco.owner == self.seat]
+        self.my_codes = {eco.code for eco in self.mine}
+        self.hand = observation.hand
+        self.simplified = observation.mode == "simplified"
+        self._cards: dict[int, float] = {}  # factor cards
+        self._held = {} if held_values is None else held_values
+        self._scores: list[float] | None = None
+        self._hand_values: list[float] | None = None
+        self._hand_biomes: frozenset[str] | None = None
+        self._hand_living: Counter[str] | None = None
+        self._threats: list[Effect] | None = None
+
+    @property
+    def scores(self) -> list[float]:
+        if self._scores is None:
+            self._scores = self.vp_estimates()
+        return self._scores
+
+    @property
+    def hand_biomes(self) -> frozenset[str]:
+        """The codes of the biome cards in hand."""
+        if self._hand_biomes is None:
+            table = self.table
+            self._hand_biomes = frozenset(table.code[c] for c in self.hand if table.kind[c] == "biome")
+        return self._hand_biomes
+
+    @property
+    def hand_living(self) -> Counter[str]:
+        """Per biome code, how many organisms in hand live there."""
+        if self._hand_living is None:
+            table = self.table
+            self._hand_living = Counter(code for c in self.hand if table.kind[c] == "organism"
+                                        for code in table.biomes[c])
+        return self._hand_living
+
+    # -- positions
+
+    def vp_estimates(self) -> list[float]:
+        """Every seat's VP, estimated in one pass over the table."""
+        table = self.table
+        units = table.vp_units
+        totals = [0.0] * self.obs.players
+        for eco in self.obs.ecologies:
+            totals[eco.owner] += (len(eco.cards) if self.simplified
+                                  else sum(units[c] for c in eco.cards) / table.vp_denominator)
+        for card, owner in self.obs.table_factors:
+            totals[owner] += sum(e.amount for e in table.effects[card] if e.action == "gain_vp")
+        return totals
+
+    def organism_vp(self, card: int) -> float:
+        return 1.0 if self.simplified else self.table.vp_float[card]
+
+    def eco_value(self, code: str, biome: int, cards: tuple[int, ...]) -> float:
+        """Health and food security of an ecology holding these cards (VP counted apart)."""
+        result = arrange(self.table, code, cards)
+        roles = [r for r in result.roles if r is not None]
+        value = ROLE_FILLED * len({"P", "C1", "C2", "C3", "SD"} & set(roles))
+        if is_healthy(roles):
+            value += HEALTHY + self.bonus_value(biome)
+        if roles.count("P") >= 2:
+            value += SECOND_PRODUCER
+        return value
+
+    def bonus_value(self, biome: int) -> float:
+        return sum(self.effect_value(e, ongoing=True) for e in self.table.effects[biome])
+
+    # -- cards
+
+    def card_value(self, card: int) -> float:
+        """How useful a card in (or coming into) this seat's hand is."""
+        cache = self._held if self.table.kind[card] in ("organism", "biome") else self._cards
+        value = cache.get(card)
+        if value is None:
+            value = cache[card] = self._card_value(card)
+        return value
+
+    def _card_value(self, card: int) -> float:
+        table = self.table
+        kind = table.kind[card]
+        if kind == "organism":
+            vp = self.organism_vp(card)
+            living = table.biomes[card]
+            for eco in self.mine:
+                if eco.code in living and fits(table, eco.code, eco.cards + (card,)):
+                    return 0.3 + 0.9 * vp
+            if living & self.my_codes:
+                return 0.15 + 0.5 * vp
+            if living & self.hand_biomes:
+                return 0.1 + 0.4 * vp
+            return 0.1 * vp
+        if kind == "biome":
+            if table.code[card] in self.my_codes:
+                return 0.1
+            living = self.hand_living[table.code[card]]
+            return 0.4 + 0.3 * min(living, 4)
+        return 0.25 + 0.6 * max(0.0, sum(self.effect_value(e, ongoing=e.trigger != "play")
+                                         for e in table.effects[card]))
+
+    def effect_value(self, effect: Effect, *, ongoing: bool) -> float:
+        """A rough worth of one effect word for this seat (recurring effects count a few uses)."""
+        if self.obs.mode == "single" and single_excluded(effect):
+            return 0.0
+        action, amount = effect.action, effect.amount
+        repeats = 2.0 / effect.every if effect.trigger in ("activated", "turn_start") else 1.0
+        hurts_others = effect.target in ("opponent", "random_opponent", "each_opponent")
+        if action == "draw":
+            value = 0.5 * amount * (1.5 if effect.trigger == "web_gains_card" else 1.0)
+            value = -0.3 * value if hurts_others else value
+        elif action in ("discard_random", "force_trade"):
+            value = 0.4 * amount if hurts_others else -0.4 * amount
+        elif action == "discard_matching":
+            mine = sum(self.card_value(c) for c in self.hand
+                       if matches(self.table, effect.filter, c, owner_relation="you", acting=None, code=None))
+            others = 0.15 * sum(n for s, n in enumerate(self.obs.hand_sizes) if s != self.seat)
+            value = (others if effect.target != "you" else 0.0) - mine
+        elif action == "destroy":
+            value = 1.5
+        elif action == "gain_vp":
+            value = float(amount)
+        elif action == "vp_per":
+            value = amount * (1.0 + 0.5 * self._matching_now(effect))
+        elif action == "extra_play":
+            value = 1.5 * amount
+        elif action == "free_play":
+            value = 0.8
+        elif action == "draw_from_discard":
+            value = 0.4
+        elif action == "take_from_discard":
+            value = amount * max([self.card_value(c) if self.table.kind[c] != "factor" else 0.8
+                                  for c in self.obs.discard[-8:]] or [0.0])
+        elif action == "protect":
+            value = 0.6
+        else:
+            value = 0.0
+        return value * repeats if ongoing else value
+
+    def _matching_now(self, effect: Effect) -> int:
+        flt = effect.filter
+        count = 0
+        for eco in self.mine:
+            for card, role in zip(eco.cards, eco.roles):
+                if matches(self.table, flt, card, owner_relation="you", acting=role, code=eco.code):
+                    count += 1
+        return count
+
+    def leader_weight(self, seat: int) -> float:
+        """How much hurting a seat is worth: more the closer it is to winning."""
+        return 0.5 + self.scores[seat] / max(1.0, float(self.game.target_vp))
+
+    # -- actions
+
+    def value(self, action) -> float:
+        kind = type(action)
+        if kind is EndPhase:
+            return 0.0
+        if kind is Play:
+            return self.play_value(action)
+        if kind is Move:
+            return self.move_value(action)
+        if kind is UseBonus:
+            effect = self.table.effects[action.source][action.effect]
+            return self.effect_value(effect, ongoing=False) + 0.2
+        if kind is Offer:
+            return self.offer_value(action)
+        if kind is Accept:
+            return self.accept_value(action)
+        if kind is Decline:
+            return 0.0
+        if kind is Draw:
+            top = self.obs.discard[-1] if self.obs.discard else None
+            return (self.card_value(top) - 0.6) if action.from_discard and top is not None else 0.0
+        if kind is ChoosePlayer:
+            return self.leader_weight(action.seat) + 0.05 * self.obs.hand_sizes[action.seat]
+        if kind is ChooseCard:
+            return self.choose_card_value(action)
+        if kind is Discard:
+            return -self.card_value(action.card)
+        if kind is BuyWith:
+            return self.buy_value(action)
+        if kind is DestroyEcology:
+            return -10.0
+        if kind is Arrange:
+            return -self.exposure(self.obs.ecology(action.ecology), action.roles)
+        return 0.0
+
+    def play_value(self, action: Play) -> float:
+        table, card = self.table, action.card
+        kind = table.kind[card]
+        if kind == "organism":
+            eco = self.obs.ecology(action.ecology)
+            before = self.eco_value(eco.code, eco.biome, eco.cards)
+            after = self.eco_value(eco.code, eco.biome, eco.cards + (card,))
+            saved = 0.0
+            frame = self.obs.stack[-1] if self.obs.stack else None
+            if frame is not None and frame[0] == "rescue" and frame[2] == eco.biome:
+                fed = arrange(table, eco.code, eco.cards + (card,) + frame[3]).kept
+                saved = sum(self.organism_vp(c) for c in frame[3] if c in fed)
+            return self.organism_vp(card) + saved + after - before + 0.2
+        if kind == "biome":
+            code = table.code[card]
+            living = self.hand_living[code]
+            if code in self.my_codes:
+                return 0.1 * living - 0.3
+            if not living:
+                return 0.1 + (1.0 if not self.mine else 0.0)
+            return 0.3 + 0.35 * min(living, 5) + (1.0 if not self.mine else 0.0)
+        value = sum(self.effect_value(e, ongoing=e.trigger != "play") for e in table.effects[card])
+        if table.placement[card] == "web" and action.ecology >= 0:
+            eco = self.obs.ecology(action.ecology)
+            if eco.owner != self.seat:
+                value -= 1.0  # helps nobody but would cost an opponent's web nothing either
+        return value - 0.2
+
+    def move_value(self, action: Move) -> float:
+        source = next(eco for eco in self.mine if action.card in eco.cards)
+        target = self.obs.ecology(action.ecology)
+        before = self.eco_value(source.code, source.biome, source.cards) + self.eco_value(
+            target.code, target.biome, target.cards)
+        after = self.eco_value(source.code, source.biome, tuple(c for c in source.cards if c != action.card)) + \
+            self.eco_value(target.code, target.biome, target.cards + (action.card,))
+        return after - before - 0.1
+
+    def offer_value(self, action: Offer) -> float:
+        if not self.wants(action.want):
+            return -1.0
+        given = self.card_value(action.card)
+        if given >= DEAD:
+            return -1.0
+        biomes = self.table.biomes[action.card]
+        helped = [eco.owner for eco in self.obs.ecologies if eco.owner != self.seat and eco.code in biomes]
+        helps = 0.4 * max((self.leader_weight(s) for s in helped), default=0.0)
+        return 0.6 - given - helps
+
+    def wants(self, code: str) -> bool:
+        """Whether a card of this biome is worth asking for: one it builds or holds a biome card of."""
+        return bool(code) and (code in self.my_codes or code in self.hand_biomes)
+
+    def accept_value(self, action: Accept) -> float:
+        frame = self.obs.stack[-1]
+        offerer, offered = frame[2], frame[3]
+        return self.card_value(offered) - self.card_value(action.card) - 0.15 * self.leader_weight(offerer)
+
+    def choose_card_value(self, action: ChooseCard) -> float:
+        frame = self.obs.stack[-1]
+        kind, card = frame[0], action.card
+        if kind == "give":
+            return -self.card_value(card)
+        if kind == "take":
+            return self.card_value(card)
+        return self.destroy_value(card)
+
+    def destroy_value(self, card: int) -> float:
+        """What destroying a card on the table is worth: its owner's loss (cards starved included),
+        weighted by how close the owner is to winning; negative for one's own cards."""
+        eco = next(e for e in self.obs.ecologies if card in e.cards)
+        rest = tuple(c for c in eco.cards if c != card)
+        after = arrange(self.table, eco.code, rest)
+        lost = [card] + list(after.dropped)
+        loss = sum(self.organism_vp(c) for c in lost)
+        loss += self.eco_value(eco.code, eco.biome, eco.cards) - self.eco_value(eco.code, eco.biome, after.kept)
+        if eco.owner == self.seat:
+            return -loss
+        return loss * self.leader_weight(eco.owner)
+
+    # -- arrangements
+
+    def threats(self) -> list[Effect]:
+        """The destroy effects of factor cards that may still be played against this seat: those it has
+        not seen (deck, other hands) and those known to be in other hands."""
+        if self._threats is None:
+            obs, table = self.obs, self.table
+            cards = set(obs.unseen(table.size))
+            for seat, known in enumerate(obs.known):
+                if seat != self.seat:
+                    cards.update(known)
+            self._threats = [e for c in sorted(cards) if table.kind[c] == "factor" for e in table.effects[c]
+                             if e.action == "destroy" and e.target in ("opponent", "random_opponent", "each_opponent")]
+        return self._threats
+
+    def exposure(self, eco, roles: Sequence[str]) -> float:
+        """What this seat stands to lose, in VP-equivalents, to the targeted destroy cards still to come
+        if its web is arranged with these roles: for each such card, the worst single loss it could cause
+        (a card matching its filter by the role it would act in, with what starves after it)."""
+        threats = self.threats()
+        if not threats:
+            return 0.0
+        table = self.table
+        shields = self._my_protections()
+        if any(flt is None for flt in shields):
+            return 0.0
+        total = 0.0
+        for effect in threats:
+            worst = 0.0
+            for card, role in zip(eco.cards, roles):
+                if not matches(table, effect.filter, card, owner_relation="opponent", acting=role, code=eco.code):
+                    continue
+                if any(matches(table, flt, card, owner_relation="you", acting=role, code=eco.code) for flt in shields):
+                    continue
+                worst = max(worst, self._loss(eco, card))
+            total += worst
+        return total
+
+    def _my_protections(self) -> list:
+        """Filters of the protect effects in force for this seat (None: the whole player is shielded)."""
+        table, found = self.table, []
+        sources = [c for c, owner in self.obs.table_factors if owner == self.seat]
+        sources += [eco.biome for eco in self.mine if eco.healthy]
+        for source in sources:
+            found += [e.filter for e in table.effects[source] if e.action == "protect" and e.trigger == "ongoing"]
+        return found
+
+    def _loss(self, eco, card: int) -> float:
+        rest = tuple(c for c in eco.cards if c != card)
+        after = arrange(self.table, eco.code, rest)
+        lost = sum(self.organism_vp(c) for c in (card,) + after.dropped)
+        return lost + self.eco_value(eco.code, eco.biome, eco.cards) - self.eco_value(eco.code, eco.biome, after.kept)
+
+    def buy_value(self, action: BuyWith) -> float:
+        value = self.card_value(action.card)
+        if self.obs.stack:  # already buying: spend the least useful card
+            return 1.0 - value
+        if self._hand_values is None:
+            self._hand_values = sorted(self.card_value(c) for c in self.hand)
+        dead = self._hand_values
+        if len(dead) < 4 or dead[3] >= DEAD:
+            return -1.0
+        return 0.5 - value
+
+
+class GreedyBot:
+    """Takes the action with the best one-ply value (ties drawn at random); ends a phase otherwise."""
+
+    name = "greedy"
+
+    def __init__(self, public: Seat):
+        self.public = public
+        self.game = world_game(public)
+        self._held_for: tuple | None = None
+        self._held_values: dict[int, float] = {}
+
+    def valuer(self, observation: Observation) -> Valuer:
+        """A Valuer for this observation, sharing card values with the last one while the seat's hand and
+        webs stay the same (a turn's trading asks the same seats again and again)."""
+        seat = observation.seat
+        held_for = (seat, observation.hand,
+                    tuple((eco.code, eco.cards) for eco in observation.ecologies if eco.owner == seat))
+        if held_for != self._held_for:
+            self._held_for, self._held_values = held_for, {}
+        return Valuer(self.game, observation, self._held_values)
+
+    def ranked(self, observation: Observation, legal: Sequence, rng: random.Random) -> list[tuple[float, object]]:
+        valuer = self.valuer(observation)
+        scored = [(round(valuer.value(a), 9), rng.random(), a) for a in legal]
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        return [(value, action) for value, _, action in scored]
+
+    def choose(self, observation: Observation, legal: Sequence, rng: random.Random):
+        if len(legal) == 1:
+            return legal[0]
+        valuer = self.valuer(observation)
+        best, choice, ties = None, None, 0
+        for action in legal:
+            kind = type(action)
+            if kind is Offer and (not valuer.wants(action.want) or valuer.card_value(action.card) >= DEAD):
+                continue  # never offered: worth -1, below ending the phase
+            value = THRESHOLD if kind is EndPhase else valuer.value(action)
+            if best is None or value > best + 1e-9:
+                best, choice, ties = value, action, 1
+            elif abs(value - best) <= 1e-9:
+                ties += 1
+                if rng.randrange(ties) == 0:  # reservoir sampling: a uniform choice among the ties
+                    choice = action
+        return choice

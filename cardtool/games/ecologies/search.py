@@ -1,0 +1,143 @@
+"""Ecologies' SearchBot: determinized search (after Cowling, Powley and Whitehouse's determinization
+baseline for information-set search). It ranks the actions as GreedyBot does, then for each of the best
+few (and ending the phase) deals the hidden cards at random (observation.sample_state), plays the action
+and lets GreedyBots play on to the end of the turn (`depth` turns), with the same deal and random numbers
+for every candidate, and keeps the action with the best total standing against the best opponent (VP, web
+health, lasting cards, hand; winning outright counts most, and a move that wins at once is taken without
+weighing). GreedyBot's own first choice gets a small head start in every world (PRIOR), so that only a
+clear gain in the rollouts overrides the heuristic. What to offer in a trade and how to arrange a web it
+leaves to GreedyBot, and its rollouts make no offers. Its budget (`search:iters=N`, rollouts a decision,
+default 24; or `search:ms=T`, not reproducible) comes in its name.
+
+Built from a public `Seat` only; it sees the game only through observations. Imported by bots.py (the
+roster); imports greedy.py.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from cardtool.engine.bots import positive_float, positive_int
+from cardtool.engine.protocol import Seat
+from cardtool.errors import UsageError
+from cardtool.games.ecologies.actions import Arrange, EndPhase
+from cardtool.games.ecologies.greedy import GreedyBot, Valuer
+from cardtool.games.ecologies.observation import Observation, sample_state, world_game
+
+#: How a rollout's end position is weighed (`standing`), besides VP: webs, lasting cards, the hand's best six.
+WEBS, LASTING, HAND = 0.6, 0.6, 0.4
+
+
+class SearchBot:
+    """Determinized search over GreedyBot's best few actions (see the module docstring).
+
+    Budget: `iters` rollouts a decision (one rollout is one candidate played out in one sampled world),
+    spread evenly over the candidates, at least `MIN_WORLDS` worlds each; or, with `ms`, as many whole
+    worlds as fit in that many milliseconds of wall-clock time (at least one), which is not reproducible:
+    the choice then depends on the machine's speed. `width` is how many of GreedyBot's best actions are
+    candidates (ending the phase always is one); `depth` how many turns a rollout plays (1: to the end of
+    the turn being played; 2: through the next seat's turn too).
+    """
+
+    name = "search"
+    OPTIONS = {"iters": positive_int, "ms": positive_float, "width": positive_int, "depth": positive_int}
+    ITERS = 24  # the default budget, in rollouts a decision
+    MIN_WORLDS = 2
+    PRIOR = 0.25  # VP-equivalents GreedyBot's own first choice is given: only a clearer gain overrides it
+
+    def __init__(self, public: Seat, iters: int | None = None, ms: float | None = None, width: int = 3,
+                 depth: int = 1):
+        if iters is not None and ms is not None:
+            raise UsageError("bot 'search' takes a budget in iters or in ms, not both")
+        self.public, self.width, self.depth = public, width, depth
+        self.iters = self.ITERS if iters is None and ms is None else iters
+        self.ms = ms
+        self.game = world_game(public)
+        self.greedy = GreedyBot(public)
+
+    def choose(self, observation: Observation, legal: Sequence, rng: random.Random):
+        if len(legal) == 1:
+            return legal[0]
+        if observation.phase == "trade" and not observation.stack:
+            return self.greedy.choose(observation, legal, rng)  # what to offer: a rollout cannot tell
+        if type(legal[0]) is Arrange:
+            return self.greedy.choose(observation, legal, rng)  # exposure to cards not seen yet
+        ranked = self.greedy.ranked(observation, legal, rng)
+        shortlist = [action for _, action in ranked[: self.width]]
+        end = next((a for a in legal if type(a) is EndPhase), None)
+        if end is not None and end not in shortlist:
+            shortlist.append(end)
+        if len(shortlist) == 1:
+            return shortlist[0]
+        seat = observation.seat
+        totals = [0.0] * len(shortlist)
+        totals[0] += self.PRIOR * self.MIN_WORLDS
+        stop_turn = observation.turn + self.depth
+        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000.0
+        worlds = 0
+        while True:
+            if deadline is None:
+                if worlds >= max(self.MIN_WORLDS, self.iters // len(shortlist)):
+                    break
+            elif worlds and time.perf_counter() >= deadline:
+                break
+            world = sample_state(self.public, observation, rng)
+            seed = rng.getrandbits(32)
+            for i, action in enumerate(shortlist):
+                # the same deal and the same random numbers for every candidate: only the action differs
+                state = world.clone()
+                state.apply(action)
+                if state.is_over() and state.winners() == [seat]:
+                    return action  # wins outright: nothing to weigh
+                self._play_out(state, stop_turn, random.Random(seed))
+                totals[i] += outcome(self.game, state, seat)
+            worlds += 1
+        totals[0] += self.PRIOR * (worlds - self.MIN_WORLDS)
+        best = max(range(len(shortlist)), key=lambda i: (totals[i], -i))
+        return shortlist[best]
+
+    def _play_out(self, state, stop_turn: int, rng: random.Random) -> None:
+        """GreedyBots play on until turn `stop_turn` starts (or the game ends), without offering trades
+        (they rarely matter within a turn or two, and cost a third of a rollout)."""
+        greedy = self.greedy
+        steps = 0
+        while not state.is_over() and state.turn < stop_turn and steps < 300:
+            legal = state.legal_actions()
+            if state.phase == "trade" and not state.stack:
+                action = next((a for a in legal if type(a) is EndPhase), None)
+                if action is None:
+                    action = greedy.choose(state.observation(state.current_player), legal, rng)
+            elif len(legal) == 1:
+                action = legal[0]
+            else:
+                action = greedy.choose(state.observation(state.current_player), legal, rng)
+            state.apply(action)
+            steps += 1
+
+
+def standing(game, state, seat: int) -> float:
+    """What a seat's position is worth, in VP: its VP, its webs' health and food security, what its
+    lasting factor cards will bring, and a share of what its hand is worth (GreedyBot's valuations,
+    from the seat's own view)."""
+    valuer = Valuer(game, state.observation(seat))
+    table = game.table
+    webs = sum(0.4 + valuer.eco_value(eco.code, eco.biome, eco.cards) for eco in valuer.mine)
+    placed = [card for card, owner in state.table_factors if owner == seat]
+    placed += [card for eco in state.ecos.values() for card, placer in eco.factors if placer == seat]
+    lasting = sum(valuer.effect_value(e, ongoing=True) for card in placed for e in table.effects[card]
+                  if e.trigger != "play" and e.action not in ("gain_vp", "vp_per"))
+    hand = sum(sorted((valuer.card_value(c) for c in valuer.hand), reverse=True)[:6])
+    return float(state.vp(seat)) + WEBS * webs + LASTING * lasting + HAND * hand
+
+
+def outcome(game, state, seat: int) -> float:
+    """A position's worth to a seat: its standing less the best other seat's, and winning."""
+    if state.is_over():
+        scores = state.scores()
+        others = [float(s) for i, s in enumerate(scores) if i != seat]
+        return float(scores[seat]) - max(others, default=0.0) + (50.0 if seat in state.winners() else -50.0)
+    mine = standing(game, state, seat)
+    others = [standing(game, state, s) for s in range(game.players) if s != seat]
+    return mine - max(others, default=0.0)
