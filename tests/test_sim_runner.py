@@ -155,24 +155,46 @@ def test_several_bots_named_without_players_seat_one_each(deck):
     assert prepare(deck, games=1, bots="greedy,random", players=4).lineup == ("greedy", "random", "greedy", "random")
 
 
+def _stop_after_wins(wins: int, seen: list[int]):
+    """A stop rule that ends the run once seat 1 has won `wins` games, checking it sees every game once, in order."""
+    won = [0]
+
+    def stop(new_games):
+        (records,) = new_games
+        assert [r.index for r in records] == list(range(sum(seen[-1:]), sum(seen[-1:]) + len(records)))
+        seen.append(sum(seen[-1:]) + len(records))
+        won[0] += sum(r.won(0) for r in records)
+        return won[0] >= wins
+
+    return stop
+
+
 def test_a_stop_rule_ends_the_run_at_the_same_game_on_any_number_of_jobs(deck):
-    """The rule is asked at every 10 games, in order, and the run keeps exactly the games it was shown."""
+    """The rule is shown every 10 games, in order, and the run keeps exactly the games it was shown."""
     setup = prepare(deck, games=400, players=2, mode="duel", bots="greedy,random", seed=4)
-    seen = []
-
-    def stop(prefixes):
-        (records,) = prefixes
-        assert [r.index for r in records] == list(range(len(records)))
-        seen.append(len(records))
-        return sum(r.won(0) for r in records) >= 25
-
-    one = runner.run(setup, jobs=1, stop=stop, look_every=10)
-    looks_one, seen[:] = list(seen), []
-    two = runner.run(setup, jobs=2, stop=stop, look_every=10)
+    looks_one, looks_two = [], []
+    one = runner.run(setup, jobs=1, stop=_stop_after_wins(25, looks_one), look_every=10)
+    two = runner.run(setup, jobs=2, stop=_stop_after_wins(25, looks_two), look_every=10)
     assert one.stopped and two.stopped and not one.interrupted
     assert one.records == two.records and len(one.records) < 400 and len(one.records) % 10 == 0
-    assert looks_one == seen == list(range(10, len(one.records) + 1, 10))
+    assert looks_one == looks_two == list(range(10, len(one.records) + 1, 10))
     assert sum(r.won(0) for r in one.records) >= 25 > sum(r.won(0) for r in one.records[:-10])
+
+
+def test_a_stop_rule_that_never_answers_sees_every_game_and_the_run_keeps_whole_blocks(deck):
+    """At the end of a run the rule did not stop, it is shown the games after its last look; a rule of
+    blocks of 3 games keeps only whole blocks (21 of 22), streamed or not."""
+    seen = []
+
+    def never(new_games):
+        seen.extend(r.index for r in new_games[0])
+        return False
+
+    never.block = 3
+    setup = prepare(deck, games=22, players=2, mode="duel", seed=6)
+    result = runner.run(setup, jobs=2, stop=never, look_every=5, batch=4)  # looks every 6 games (whole blocks)
+    assert not result.stopped and result.games == 21
+    assert seen == list(range(22)) and [r.index for r in result.records] == list(range(21))
 
 
 def test_two_setups_run_together_in_step(deck):

@@ -1,16 +1,18 @@
 """Running a simulation on a Dask distributed cluster (`pip install cardtool[cluster]`).
 
-The setup (deck included) is sent to the workers once; each task plays a range of games exactly as a
-local worker would, so the same seeds give the same records. The workers need cardtool installed,
-not the deck files.
+The setups (deck included) are sent to every worker once; each task plays a batch of games exactly
+as a local worker would (cardtool.sim.play), so the same seeds give the same records, and the
+batches go through the same Collector as a local run (game order, sinks, stop rule). The workers
+need cardtool installed, not the deck files. Dask is imported only here, and this module only when
+a run names a scheduler.
 """
 
 from __future__ import annotations
 
 from cardtool.errors import UsageError
 from cardtool.sim.config import Setup
-from cardtool.sim.records import SimRecord
-from cardtool.sim.runner import Progress, chunks, play_range
+from cardtool.sim.ordering import Collector
+from cardtool.sim.play import Progress, chunks, play_batch
 
 CONNECT_TIMEOUT = "10s"
 
@@ -27,25 +29,40 @@ def _client(address: str):
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
-def run_on_cluster(setup: Setup, address: str, done: dict[int, SimRecord], tick: Progress) -> bool:
-    """Play every game on the cluster into `done`; True when Ctrl-C stopped the run early."""
+def worker_threads(client) -> int:
+    """How many games the cluster plays at once: its worker threads."""
+    return max(1, sum(client.nthreads().values()))
+
+
+def run_on_cluster(setups: tuple[Setup, ...], address: str, collector: Collector, tick: Progress,
+                   batch: int | None = None) -> bool:
+    """Play every game of the setups on the cluster into the collector; True when Ctrl-C stopped the
+    run early. A stop rule that answers cancels the batches still queued."""
     from distributed import as_completed
 
     client = _client(address)
     futures = []
     try:
-        workers = max(1, sum(client.nthreads().values()))
-        shared = client.scatter(setup, broadcast=True)
-        futures = [client.submit(play_range, shared, start, stop, pure=False)
-                   for start, stop in chunks(setup.games, workers)]
+        total = max(setup.games for setup in setups)
+        shared = [client.scatter(setup, broadcast=True) for setup in setups]
+        wants = (collector.wants_records, collector.wants_lines)
+        futures = [client.submit(play_batch, shared[which], which, start, stop, *wants, pure=False)
+                   for start, stop in chunks(total, worker_threads(client), batch)
+                   for which, setup in enumerate(setups) if start < setup.games]
         with client.as_current():
-            for future in as_completed(futures):
-                records = future.result()
-                for record in records:
-                    done[record.index] = record
-                tick(len(records))
+            queue = as_completed(futures)
+            futures = set(futures)
+            for future in queue:
+                result = future.result()
+                futures.discard(future)  # let the worker drop the result: only batches in flight are held
+                future.release()
+                stopped = collector.add(result)
+                tick(result.games)
+                if stopped:
+                    client.cancel(list(futures))
+                    break
     except KeyboardInterrupt:
-        client.cancel(futures)
+        client.cancel(list(futures))
         return True
     finally:
         client.close()

@@ -1,13 +1,16 @@
-"""Running a simulation: game i is played from its own seed, in chunks, on every core by default.
+"""Running a simulation: game i is played from its own seed, in batches, on every core by default.
 
 Results do not depend on how games are scheduled: each game's seed comes from (run seed, index) and
 each seat's bot draws from a generator derived from the game's seed, so `--jobs 1`, `--jobs 8` and a
-Dask cluster give the same records, which are put back in game order.
+Dask cluster give the same records, which are put back in game order (cardtool.sim.ordering).
+With a sink (a stream.GamesFile) the records go to games.jsonl as games finish and are not kept, so a
+run's memory does not grow with its length; without one they come back in RunResult.records.
 
 Ctrl-C stops the run cleanly: the workers ignore it, the parent stops them and keeps every game that
 finished. A stop rule (simulate --precision, see cardtool.sim.sequential) stops it the same way once
 the games finished so far answer the question; it sees and keeps only games 0..n-1 without a gap, so
-which games are kept does not depend on which worker was quicker. A game that a cap stops (--max-turns, or the game's own) is recorded as capped, never dropped.
+which games are kept does not depend on which worker was quicker. A game that a cap stops (--max-turns,
+or the game's own) is recorded as capped, never dropped.
 """
 
 from __future__ import annotations
@@ -17,26 +20,21 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from cardtool.engine.bots import make_bots
-from cardtool.engine.playout import play
 from cardtool.errors import UsageError
-from cardtool.sim.config import Setup, simulated_game
+from cardtool.sim.config import Setup
+from cardtool.sim.ordering import Collector, Sink, Stop
+from cardtool.sim.play import Batch, Progress, chunks, play_batch, play_game, play_range  # noqa: F401 (re-exported)
 from cardtool.sim.records import SimRecord
-
-#: Called with the number of games just finished.
-Progress = Callable[[int], None]
-#: A stop rule: called with the games finished so far from game 0 on without a gap (one list per setup
-#: run together, all of one length), at fixed numbers of games; True ends the run with exactly those games.
-Stop = Callable[[list[list[SimRecord]]], bool]
 
 
 @dataclass(frozen=True)
 class RunResult:
-    """The records of the games that finished, in game order, and how the run went."""
+    """How a run went, and the records of the games that finished, in game order (none when they were
+    streamed to a sink: `games` counts them either way)."""
 
     records: list[SimRecord]
     interrupted: bool
@@ -44,32 +42,15 @@ class RunResult:
     jobs: int
     where: str  # "this process", "N processes" or the scheduler's address
     stopped: bool = False  # a stop rule ended the run before --games (only its unbroken run of games is kept)
+    games: int = field(default=-1)  # games finished and kept; -1 means len(records)
+
+    def __post_init__(self):
+        if self.games < 0:
+            object.__setattr__(self, "games", len(self.records))
 
     @property
     def games_per_second(self) -> float:
-        return len(self.records) / self.seconds if self.seconds > 0 else 0.0
-
-
-def play_game(setup: Setup, index: int) -> SimRecord:
-    """Play and record game `index` of a setup."""
-    plugin = simulated_game(setup.deck)
-    seed = setup.game_seed(index)
-    names = setup.bots_for(index)
-    game = plugin.new_game(setup.deck, setup.players, setup.mode, seed)
-    bots = make_bots(names, plugin.bots, game)  # each from its seat's public facts only
-    state = play(game, bots, max_turns=setup.max_turns)
-    return SimRecord.of(index, seed, names, state.is_over(), plugin.record(game, state))
-
-
-def play_range(setup: Setup, start: int, stop: int) -> list[SimRecord]:
-    """Games start..stop-1: one task for a worker."""
-    return [play_game(setup, index) for index in range(start, stop)]
-
-
-def chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    """(start, stop) ranges: about 16 per worker so the bar moves and cores stay busy, at most 250 games."""
-    size = max(1, min(250, games // (workers * 16) or 1))
-    return [(start, min(games, start + size)) for start in range(0, games, size)]
+        return self.games / self.seconds if self.seconds > 0 else 0.0
 
 
 def look_interval(games: int, block: int) -> int:
@@ -89,116 +70,90 @@ def check_jobs(jobs: int | None) -> int:
 
 
 def run(setup: Setup, jobs: int | None = None, progress: Progress | None = None,
-        scheduler: str | None = None, stop: Stop | None = None, look_every: int = 1) -> RunResult:
+        scheduler: str | None = None, stop: Stop | None = None, look_every: int = 1,
+        sink: Sink | None = None, batch: int | None = None) -> RunResult:
     """Play every game of the setup; on KeyboardInterrupt, stop and return the games that finished.
     With a stop rule, play until it says so, asked every `look_every` games (see Stop), at most every
-    game of the setup."""
+    game of the setup. With a sink, the records go to it in game order as they finish. `batch` fixes
+    the games per task (default: see play.chunks)."""
+    sinks = None if sink is None else (sink,)
     if scheduler is not None:
-        if stop is not None:
-            raise UsageError("a run that stops when its answer is known (--precision) cannot run on a Dask "
-                             "cluster yet: drop --scheduler")
-        started = time.perf_counter()
-        done: dict[int, SimRecord] = {}
-        from cardtool.sim.cluster import run_on_cluster
+        from cardtool.sim.cluster import run_on_cluster  # dask loads only for a cluster run
 
-        interrupted = run_on_cluster(setup, scheduler, done, progress or (lambda n: None))
-        records = [done[index] for index in sorted(done)]
-        return RunResult(records, interrupted, time.perf_counter() - started, 0, scheduler)
-    return run_together((setup,), jobs, progress, stop, look_every)[0]
+        started = time.perf_counter()
+        collector = Collector(1, sinks, stop, look_every)
+        interrupted = run_on_cluster((setup,), scheduler, collector, progress or (lambda n: None), batch)
+        collector.finish(interrupted)
+        return _result(collector, 0, interrupted, time.perf_counter() - started, 0, scheduler)
+    return run_together((setup,), jobs, progress, stop, look_every, sinks, batch)[0]
 
 
 def run_together(setups: tuple[Setup, ...], jobs: int | None = None, progress: Progress | None = None,
-                 stop: Stop | None = None, look_every: int = 1) -> list[RunResult]:
+                 stop: Stop | None = None, look_every: int = 1, sinks: Sequence[Sink] | None = None,
+                 batch: int | None = None) -> list[RunResult]:
     """Play several setups at once (e.g. the two decks of a comparison, game i of each in step), on
-    one pool, with a stop rule that sees the games all of them finished (see Stop)."""
+    one pool, with a stop rule that sees the games all of them finished (see Stop); with sinks (one
+    per setup), stream each setup's records to its own."""
     started = time.perf_counter()
-    done: list[dict[int, SimRecord]] = [{} for _ in setups]
     tick = progress or (lambda n: None)
     total = max(setup.games for setup in setups)
     jobs = min(check_jobs(jobs), sum(setup.games for setup in setups))
-    tasks = [(which, start, end) for start, end in chunks(total, jobs)
+    tasks = [(which, start, end) for start, end in chunks(total, jobs, batch)
              for which, setup in enumerate(setups) if start < setup.games]
-    watch = _Watch(done, stop, look_every)
+    collector = Collector(len(setups), sinks, stop, look_every)
     if jobs == 1:
-        interrupted, where = _run_here(setups, tasks, watch, tick), "this process"
+        interrupted, where = _run_here(setups, tasks, collector, tick), "this process"
     else:
-        interrupted, where = _run_pool(setups, jobs, tasks, watch, tick), f"{jobs} processes"
+        interrupted, where = _run_pool(setups, jobs, tasks, collector, tick), f"{jobs} processes"
+    collector.finish(interrupted)
     seconds = time.perf_counter() - started
-    results = []
-    for finished in done:
-        kept = sorted(finished)[:watch.stopped_at] if watch.stopped else sorted(finished)
-        results.append(RunResult([finished[index] for index in kept], interrupted, seconds, jobs, where, watch.stopped))
-    return results
+    return [_result(collector, which, interrupted, seconds, jobs, where) for which in range(len(setups))]
 
 
-class _Watch:
-    """Asks the stop rule about the games finished from game 0 on without a gap, at every multiple of
-    `every` games they reach (in order, whatever order the batches came back in), so where a run
-    stops depends on the games alone, not on the number of workers."""
-
-    def __init__(self, done: list[dict[int, SimRecord]], stop: Stop | None, every: int):
-        self.done, self.stop, self.every = done, stop, max(1, every)
-        self.asked = 0
-        self.stopped = False
-        self.stopped_at = 0
-
-    def __call__(self) -> bool:
-        if self.stop is None or self.stopped:
-            return self.stopped
-        unbroken = min(_unbroken(finished) for finished in self.done)
-        while self.asked + self.every <= unbroken:
-            self.asked += self.every
-            if self.stop([[finished[index] for index in range(self.asked)] for finished in self.done]):
-                self.stopped, self.stopped_at = True, self.asked
-                break
-        return self.stopped
+def _result(collector: Collector, which: int, interrupted: bool, seconds: float, jobs: int, where: str) -> RunResult:
+    return RunResult(collector.kept[which], interrupted, seconds, jobs, where, collector.stopped,
+                     collector.games[which])
 
 
-def _unbroken(finished: dict[int, SimRecord]) -> int:
-    """How many games from game 0 on finished without a gap."""
-    n = 0
-    while n in finished:
-        n += 1
-    return n
-
-
-def _run_here(setups, tasks, watch: _Watch, tick: Progress) -> bool:
+def _run_here(setups, tasks, collector: Collector, tick: Progress) -> bool:
     try:
         for which, start, stop in tasks:
-            for index in range(start, stop):
-                watch.done[which][index] = play_game(setups[which], index)
-            tick(stop - start)
-            if watch():
+            batch = play_batch(setups[which], which, start, stop, collector.wants_records, collector.wants_lines)
+            stopped = collector.add(batch)
+            tick(batch.games)
+            if stopped:
                 break
     except KeyboardInterrupt:
         return True
     return False
 
 
-_SETUPS: tuple[Setup, ...] = ()  # the setups a pool worker plays, set once when the worker starts
+# What a pool worker plays and sends back, set once when the worker starts (forked: not pickled per task).
+_SETUPS: tuple[Setup, ...] = ()
+_WANTS = (True, False)
 
 
-def _start_worker(setups: tuple[Setup, ...]) -> None:
-    global _SETUPS
-    _SETUPS = setups
+def _start_worker(setups: tuple[Setup, ...], wants: tuple[bool, bool]) -> None:
+    global _SETUPS, _WANTS
+    _SETUPS, _WANTS = setups, wants
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
 
 
-def _worker_range(task: tuple[int, int, int]) -> tuple[int, list[SimRecord]]:
+def _worker_batch(task: tuple[int, int, int]) -> Batch:
     which, start, stop = task
-    return which, play_range(_SETUPS[which], start, stop)
+    return play_batch(_SETUPS[which], which, start, stop, *_WANTS)
 
 
-def _run_pool(setups, jobs: int, tasks, watch: _Watch, tick: Progress) -> bool:
+def _run_pool(setups, jobs: int, tasks, collector: Collector, tick: Progress) -> bool:
     # fork starts workers in milliseconds and hands them the deck without pickling it
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-    pool = multiprocessing.get_context(method).Pool(jobs, initializer=_start_worker, initargs=(tuple(setups),))
+    wants = (collector.wants_records, collector.wants_lines)
+    pool = multiprocessing.get_context(method).Pool(jobs, initializer=_start_worker, initargs=(tuple(setups), wants))
     try:
-        for which, records in pool.imap_unordered(_worker_range, tasks):
-            for record in records:
-                watch.done[which][record.index] = record
-            tick(len(records))
-            if watch():  # the answer is known: the games still running are not needed
+        for batch in pool.imap_unordered(_worker_batch, tasks):
+            stopped = collector.add(batch)
+            tick(batch.games)
+            if stopped:  # the answer is known: the games still running are not needed
                 pool.terminate()
                 pool.join()
                 return False

@@ -48,7 +48,7 @@ def check_rotation(setup: Setup) -> int:
     return block
 
 
-def with_sequence_rates(analysis: Analysis, rule: "SeatPrecision", records: Sequence[SimRecord]) -> Analysis:
+def with_sequence_rates(analysis: Analysis, rule: "SeatPrecision", records: Sequence[SimRecord] = ()) -> Analysis:
     """The analysis with each side's (and through it each seat's) and each bot's win rate carrying its
     confidence-sequence interval."""
     sides = [replace(side, win=rate) for side, rate in zip(analysis.sides, rule.rates(records))]
@@ -68,25 +68,29 @@ class _Rule(ABC):
         self.used = 0  # games the intervals are computed from (whole rotations, from game 0)
         self.looks = 0
 
-    def __call__(self, prefixes: Sequence[Sequence[SimRecord]]) -> bool:
-        whole = min(len(records) for records in prefixes) // self.block * self.block
-        if whole > self.used:
-            for start in range(self.used, whole, self.block):
-                self._add([records[start:start + self.block] for records in prefixes])
-            self.used = whole
+    def __call__(self, new_games: Sequence[Sequence[SimRecord]]) -> bool:
+        """Take in the games finished since the last call (one list per run, from where the last call
+        left off: the runner's Stop protocol); only whole rotations count, a remainder is not kept."""
+        whole = min(len(records) for records in new_games) // self.block * self.block
+        if whole > 0:
+            for start in range(0, whole, self.block):
+                self._add([records[start:start + self.block] for records in new_games])
+            self.used += whole
             self.looks += 1
         return self.used > 0 and self.answered
 
     def catch_up(self, *runs: Sequence[SimRecord]) -> list[list[SimRecord]]:
         """After the run (ended by the rule, by --games or by Ctrl-C): take in the games from game 0 on
-        without a gap that it has not seen, and return each run's games that the intervals cover."""
+        without a gap that it has not seen, and return each run's games that the intervals cover.
+        The runner already does this (a run's records are exactly the covered games): then it is a no-op."""
         unbroken = []
         for records in runs:
             n = 0
             while n < len(records) and records[n].index == n:
                 n += 1
             unbroken.append(list(records[:n]))
-        self(unbroken)
+        if min(len(records) for records in unbroken) > self.used:
+            self([records[self.used:] for records in unbroken])
         return [records[:self.used] for records in unbroken]
 
     @abstractmethod
@@ -109,6 +113,7 @@ class SeatPrecision(_Rule):
         self.sequences: list[ConfidenceSequence] = []
         self.bots: dict[str, ConfidenceSequence] = {}  # each bot's share of its seats won (not a stop rule)
         self._bot_games: dict[str, list[int]] = {}
+        self._side_wins: list[int] = []
 
     def _add(self, blocks):
         (games,) = blocks
@@ -117,8 +122,11 @@ class SeatPrecision(_Rule):
             self.sequences = [ConfidenceSequence() for _ in self.sides]
             self.bots = {name: ConfidenceSequence() for name in sorted({n for r in games for n in r.bots})}
             self._bot_games = {name: [0, 0] for name in self.bots}
-        for side, sequence in zip(self.sides, self.sequences):
-            sequence.update([sum(r.side_won(side) for r in games) / len(games)])
+            self._side_wins = [0 for _ in self.sides]
+        for number, (side, sequence) in enumerate(zip(self.sides, self.sequences)):
+            won = sum(r.side_won(side) for r in games)
+            sequence.update([won / len(games)])
+            self._side_wins[number] += won
         for name, sequence in self.bots.items():  # a rotation seats each bot equally often
             seats = [(r, seat) for r in games for seat, bot in enumerate(r.bots) if bot == name]
             won = sum(r.won(seat) for r, seat in seats)
@@ -137,10 +145,10 @@ class SeatPrecision(_Rule):
     def answered(self) -> bool:
         return all((high - low) / 2 <= self.precision for low, high in self.intervals())
 
-    def rates(self, records: Sequence[SimRecord]) -> list[Rate]:
-        """Each side's win rate over the covered games, with its confidence-sequence interval."""
-        return [Rate(sum(r.side_won(side) for r in records[:self.used]), self.used, low, high)
-                for side, (low, high) in zip(self.sides, self.intervals())]
+    def rates(self, records: Sequence[SimRecord] = ()) -> list[Rate]:
+        """Each side's win rate over the covered games, with its confidence-sequence interval (counted as
+        the games went by: `records` is not needed, and kept for callers that pass it)."""
+        return [Rate(won, self.used, low, high) for won, (low, high) in zip(self._side_wins, self.intervals())]
 
 
 class DecidedDifference(_Rule):

@@ -1,0 +1,57 @@
+"""`simulate --scheduler` on a real Dask cluster of several worker processes: the same games as a local run."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardtool.deck.loader import load_deck
+from cardtool.sim import runner
+from cardtool.sim.config import prepare
+from cardtool.sim.stream import GamesFile, read_records
+from tests.conftest import DECKS
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return load_deck(DECKS / "symbiosis")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Two worker processes of one thread each, as `dask worker` would start on two machines."""
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as local:
+        yield local.scheduler_address
+
+
+@pytest.mark.slow
+def test_a_cluster_of_worker_processes_plays_the_same_games_as_one_process(deck, cluster, tmp_path):
+    setup = prepare(deck, games=60, players=4, bots="greedy,random", seed=4)
+    local = runner.run(setup, jobs=1).records
+    on_cluster = runner.run(setup, scheduler=cluster, batch=7)
+    assert not on_cluster.interrupted and on_cluster.where == cluster and on_cluster.where.startswith("tcp://")
+    assert on_cluster.records == local
+    with GamesFile(tmp_path / "games.jsonl") as sink:
+        streamed = runner.run(setup, scheduler=cluster, sink=sink, batch=5)
+    assert streamed.games == 60 and list(read_records(tmp_path / "games.jsonl")) == local
+
+
+@pytest.mark.slow
+def test_a_stop_rule_ends_a_cluster_run_at_the_same_game_as_a_local_run(deck, cluster):
+    setup = prepare(deck, games=300, players=2, mode="duel", bots="greedy,random", seed=8)
+
+    def rule():
+        won = [0]
+
+        def stop(new_games):
+            won[0] += sum(r.won(0) for r in new_games[0])
+            return won[0] >= 15
+
+        return stop
+
+    local = runner.run(setup, jobs=1, stop=rule(), look_every=6)
+    on_cluster = runner.run(setup, scheduler=cluster, stop=rule(), look_every=6, batch=4)
+    assert local.stopped and on_cluster.stopped
+    assert on_cluster.records == local.records and len(local.records) < 300
