@@ -1,17 +1,26 @@
-"""The small protocols a game package implements: GamePlugin for the deck tools, PlayableGame for play."""
+"""The small protocols a game package implements: GamePlugin for the deck tools, and optional capabilities.
+
+What lives here: the protocols and the small frozen records they exchange. Every capability beyond
+GamePlugin is optional and checked with isinstance (all are runtime_checkable): PlayableGame (play),
+RecordsGames (simulate), ScoresPositions (score), DrawsCards (render cards/images, build), WritesRulebook
+(render rulebook), HasBuildSteps (build), HasCommands (commands of its own), Scaffolds (new), DiffsDecks
+(diff). Who may import it: any layer and any game package; it imports nothing of cardtool at run time.
+docs/plugins.md explains each with an example.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from cardtool.deck.model import Deck
-from cardtool.deck.source import CardEntry, DeckSource
-from cardtool.engine.bots import BotFactory
-from cardtool.engine.protocol import Action, Game, Score, Seat, State
-from cardtool.report import Report
+if TYPE_CHECKING:  # annotations only: importing this module (the CLI does, for CommandSpec) stays cheap
+    from cardtool.deck.model import Card, Deck
+    from cardtool.deck.source import CardEntry, DeckSource
+    from cardtool.engine.bots import BotFactory
+    from cardtool.engine.protocol import Action, Game, Score, Seat, State
+    from cardtool.report import Report
 
 
 class GamePlugin(Protocol):
@@ -19,8 +28,16 @@ class GamePlugin(Protocol):
 
     name: str  # the `game:` value in deck.yaml
     title: str  # shown to people
-    card_schema: str  # path under schemas/ of the schema every card file follows
+    #: The JSON Schema every card file follows: a path under cardtool's schemas/ for a built-in game
+    #: ("ecologies/cards.schema.json"), an absolute path for a plugin's own file.
+    card_schema: str
     default_kind: str  # the kind of a card that does not say one
+    #: Optional (absent or None for the built-in layout, templates/<name>/): a plugin's own templates
+    #: folder, mounted under the prefix "<name>/" (the template "<name>/card.html.j2" is
+    #: templates_dir / "card.html.j2").
+    #   templates_dir: Path | None
+    #: Optional: a folder of example decks shipped with the plugin (shown by docs; nothing reads it).
+    #   decks_dir: Path | None
 
     def check_source(self, source: DeckSource, report: Report) -> None:
         """Cross-card checks on schema-valid data (references, counts), as located issues."""
@@ -172,3 +189,143 @@ class RecordsGames(Protocol):
 
     def record(self, game: Game, state: State) -> GameRecord:
         """The record of one game from its final (or capped) state."""
+
+
+# -- printing: faces and rulebook -------------------------------------------------------------------
+class Faces(Protocol):
+    """What printing needs from a game: each card's front and back faces and the cards' stylesheet.
+
+    Face is cardtool.render.context.Face; the printer sets `frame` (cardtool.render.context.Frame) on
+    the object before asking for faces, since every size is laid out for one card size and bleed.
+    """
+
+    game: str
+    stylesheet: str  # template path of the CSS shared by the game's card templates
+
+    def front(self, card: Card) -> Any:
+        """The front Face of a card."""
+
+    def back(self, card: Card) -> Any:
+        """The back Face of a card."""
+
+
+@runtime_checkable
+class DrawsCards(Protocol):
+    """A game whose cards `cardtool render cards|images` and `build` can print."""
+
+    def faces(self, deck: Deck) -> Faces:
+        """The face builder for one deck."""
+
+
+class RulebookParts(Protocol):
+    """What a rulebook needs from a game, all computed from the deck's data."""
+
+    def components(self) -> Any:
+        """The component list (cardtool.render.rulebook_parts.Components: a line and rows of counts)."""
+
+    def reference(self) -> list:
+        """Reference chapters after the prose, as (title, HTML Markup)."""
+
+    def directives(self) -> dict:
+        """`cardtool:NAME` blocks the prose may use: name -> handler(args, body, folder, where) -> HTML."""
+
+
+@runtime_checkable
+class WritesRulebook(Protocol):
+    """A game whose rulebook `cardtool render rulebook` and `build` can write."""
+
+    def rulebook_parts(self, deck: Deck) -> RulebookParts:
+        """The generated parts of one deck's rulebook."""
+
+
+# -- build: extra steps -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BuildOutput:
+    """One file a build step wrote, relative to the build folder, as the build index lists it."""
+
+    path: str  # e.g. "foodweb/CAV.svg"
+    title: str  # e.g. "Food web of Caves"
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class BuildStep:
+    """A step of `cardtool build` that only this game has, run after validation, before the cards.
+
+    `run(deck, folder)` writes its files into folder (the build's staging folder) and returns what it
+    wrote and a one-line summary ("4 biomes").
+    """
+
+    name: str  # e.g. "foodweb"
+    title: str  # e.g. "Food-web report"
+    run: Callable[[Deck, Path], tuple[list[BuildOutput], str]]
+
+
+@runtime_checkable
+class HasBuildSteps(Protocol):
+    """A game that adds steps to `cardtool build`."""
+
+    build_steps: tuple[BuildStep, ...]
+
+
+# -- commands of its own ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CommandSpec:
+    """A command a game adds to cardtool, imported only when it runs (or its --help is asked for).
+
+    The module has the shape of every cardtool command: NAME, HELP, EXAMPLES, add_arguments(parser),
+    run(args) -> exit code. `help` is the line `cardtool --help` shows, so listing commands imports none.
+    """
+
+    name: str  # e.g. "foodweb"; must not be the name of another command
+    module: str  # e.g. "cardtool.games.ecologies.commands.foodweb"
+    help: str
+
+
+@runtime_checkable
+class HasCommands(Protocol):
+    """A game with commands of its own (Ecologies: foodweb, arrange; Symbiosis: score)."""
+
+    commands: tuple[CommandSpec, ...]
+
+
+# -- cardtool new: scaffolds ------------------------------------------------------------------------
+@runtime_checkable
+class Scaffolds(Protocol):
+    """A game that `cardtool new` can start a deck or an expansion of."""
+
+    def scaffold_deck(self, name: str, context: dict) -> dict[str, str]:
+        """A new deck's files: file name -> text (deck.yaml first). context: id, name, folder,
+        schema_root (the schemas folder relative to the new deck, for editor lines)."""
+
+    def scaffold_expansion(self, base: Deck, context: dict) -> tuple[dict, str]:
+        """For a new expansion of base: extra context for the shared deck.yaml template (example_id,
+        example_field, example_value: one override to show) and the text of its cards.yaml. context: id,
+        name, folder, schema_root, game, base_name, base_ref, prefix."""
+
+
+# -- cardtool diff: extras --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DiffSection:
+    """A game's own part of a changelog: a Markdown section (left out when it has no lines) and the
+    keys it adds to `diff --format json` (always present, so the JSON has the same shape every time)."""
+
+    title: str  # e.g. "Food-web links"
+    lines: tuple[str, ...]  # Markdown lines, e.g. "- gained: `fox` eats `vole`"
+    json: Mapping[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class DiffsDecks(Protocol):
+    """A game that adds its own sections to `cardtool diff` (Ecologies: food-web links, witnesses)."""
+
+    def diff_sections(self, old: Deck, new: Deck) -> list[DiffSection]:
+        """The game's sections for the change from old to new."""
+
+
+@runtime_checkable
+class ShowsValues(Protocol):
+    """A game whose card fields hold values that read better written its own way (Ecologies: 1/2 VP)."""
+
+    def show_value(self, value: object) -> str | None:
+        """value as a person reads it, or None to leave it to the generic writer."""
