@@ -13,6 +13,7 @@ from cardtool.errors import UsageError
 from cardtool.games.symbiosis import PLUGIN
 from cardtool.games.symbiosis.bots import Expectation, GreedyBot, SearchBot, SwapValues
 from cardtool.games.symbiosis.engine import SymbiosisGame
+from cardtool.games.symbiosis.gains import SeatGains
 from cardtool.games.symbiosis.layout import POND, RIVER
 from tests.conftest import DECKS
 
@@ -53,6 +54,20 @@ def test_greedy_swap_values_equal_a_brute_force_expectation(deck):
                 expected[RIVER] = ex._expected(river)
                 after = sum(ex.pond_value(m, ponds[m * POND:(m + 1) * POND], expected) for m in team)
                 assert values.delta(river_slot, pond_slot) == pytest.approx(after - before, abs=1e-9)
+
+
+def test_whole_number_gains_are_the_swap_values_times_n_squared(deck):
+    """GreedyBot's fast arithmetic (gains.py) is the readable expectation (SwapValues) scaled exactly."""
+    for seed in range(160):
+        players, mode = TABLES[seed % 4]
+        game, state = _midgame(deck, players, mode, seed)
+        seat = state.current_player
+        obs = state.observation(seat)
+        unseen = sum(game.table.copies) - sum(card is not None for card in obs.ponds + obs.river) or 1
+        gains = SeatGains(game, seat).gains(obs.ponds, obs.river)
+        for values, whole in zip(SwapValues(game, obs).deltas(), gains):
+            assert all(isinstance(gain, int) for gain in whole)
+            assert [value * unseen * unseen for value in values] == pytest.approx(whole, abs=1e-6)
 
 
 def test_expectation_of_a_known_pond_is_its_score(deck):

@@ -22,7 +22,8 @@ from cardtool.engine.protocol import Seat
 from cardtool.errors import UsageError
 from cardtool.games.symbiosis.engine import Observation, SymbiosisGame, SymbiosisState, Swap
 from cardtool.games.symbiosis.observation import sample_state, world_game
-from cardtool.games.symbiosis.layout import COLUMN_OF_SLOT, LEFT, MIDDLE, RIGHT, RIVER
+from cardtool.games.symbiosis.gains import SeatGains
+from cardtool.games.symbiosis.layout import COLUMN_OF_SLOT, LEFT, MIDDLE, POND, RIGHT, RIVER
 from cardtool.games.symbiosis.scoring import column_targets
 from cardtool.games.symbiosis.table import FIXED
 
@@ -221,6 +222,7 @@ class GreedyBot:
 
     def __init__(self, public: Seat):
         self.game = world_game(public)  # the rules of this game, without its seed
+        self._gains: dict[int, SeatGains] = {}  # by seat: a search bot's rollouts ask for every seat
 
     def ranked(self, observation: Observation, legal: Sequence[Swap], rng: random.Random) -> list[tuple[float, Swap]]:
         """(expected gain, action) for each (River slot, pond slot), best first, with a random flip."""
@@ -233,22 +235,22 @@ class GreedyBot:
         return [(value, action) for value, _, action in ranked]
 
     def choose(self, observation: Observation, legal: Sequence[Swap], rng: random.Random) -> Swap:
-        mine = observation.pond(observation.seat)
-        hidden = [slot for slot, card in enumerate(mine) if card is None]
-        if not hidden:  # never while a game runs (every seat keeps a face-down card to its last turn)
+        seat = observation.seat
+        mine = observation.ponds[seat * POND:(seat + 1) * POND]
+        if None not in mine:  # never while a game runs (every seat keeps a face-down card to its last turn)
             return self._choose_among(observation, legal, rng)
-        # Every (River slot, pond slot) pair is legal while the pond has a face-down card.
-        best, tied = None, []
-        for river, row in enumerate(SwapValues(self.game, observation).deltas()):
-            for pond, delta in enumerate(row):
-                value = round(delta, 9)
-                if best is None or value > best:
-                    best, tied = value, [(river, pond)]
-                elif value == best:
-                    tied.append((river, pond))
+        gains = self._gains.get(seat)
+        if gains is None:
+            gains = self._gains[seat] = SeatGains(self.game, seat)
+        # Every (River slot, pond slot) pair is legal while the pond has a face-down card. The gains are
+        # SwapValues.deltas() times n², whole numbers: the best and its ties are exact.
+        rows = gains.gains(observation.ponds, observation.river)
+        best = max(map(max, rows))
+        tied = [(river, pond) for river, row in enumerate(rows) for pond, gain in enumerate(row) if gain == best]
         river, pond = tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
         if mine[pond] is None:
             return self.game.swap(river, pond)
+        hidden = [slot for slot, card in enumerate(mine) if card is None]
         return self.game.swap(river, pond, hidden[rng.randrange(len(hidden))] if len(hidden) > 1 else hidden[0])
 
     def _choose_among(self, observation: Observation, legal: Sequence[Swap], rng: random.Random) -> Swap:

@@ -26,14 +26,31 @@ from cardtool.games.symbiosis.table import CardTable
 from cardtool.suggest import did_you_mean
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Swap:
     """Take the card at River slot `river` into pond slot `pond`; `flip` is the hidden pond slot turned up
-    when the replaced card was face up (None when it was face down)."""
+    when the replaced card was face up (None when it was face down).
+
+    There is one Swap per (river, pond, flip): `Swap(0, 1)` returns the same object every time, so equal
+    swaps are the same object and equality is identity, decided in C (the playout loop looks every
+    chosen action up among dozens of legal ones)."""
 
     river: int
     pond: int
     flip: int | None = None
+
+    def __new__(cls, river: int, pond: int, flip: int | None = None):
+        key = (river, pond, flip)
+        swap = _INTERNED.get(key)
+        if swap is None:
+            swap = _INTERNED[key] = object.__new__(cls)
+        return swap
+
+    def __reduce__(self):
+        return (Swap, (self.river, self.pond, self.flip))
+
+
+_INTERNED: dict[tuple, Swap] = {}
 
 
 @dataclass(frozen=True)
@@ -236,8 +253,8 @@ class SymbiosisState:
         return Observation(
             seat=player, mode=self.game.mode, players=self.game.players, turn=self.turn,
             current_player=self.current_player,
-            ponds=tuple(card if shown else None for card, shown in zip(self.ponds, self.up)),
-            river=tuple(card if shown else None for card, shown in zip(self.river, self.river_up)))
+            ponds=tuple([card if shown else None for card, shown in zip(self.ponds, self.up)]),
+            river=tuple([card if shown else None for card, shown in zip(self.river, self.river_up)]))
 
     def clone(self) -> "SymbiosisState":
         other = SymbiosisState(self.game, self.ponds[:], self.up, self.river[:], self.river_up, self.box,
