@@ -10,9 +10,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# Installs the project with its test tools; re-run when pyproject.toml changes.
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# Installs the project with its test tools, then the example game plugin (a separate package that
+# registers the game `hedgerow` through the `cardtool.games` entry points, as a designer's own game
+# would); re-run when either pyproject.toml changes.
+PLUGINS := examples/plugins/hedgerow
+$(VENV)/.installed: pyproject.toml $(PLUGINS:%=%/pyproject.toml) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	for plugin in $(PLUGINS); do $(BIN)/python -m pip install --quiet -e $$plugin || exit 1; done
 	touch $@
 
 venv: $(VENV)/.installed
