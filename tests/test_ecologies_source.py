@@ -11,7 +11,7 @@ import pytest
 
 from cardtool.deck.loader import load_deck
 from cardtool.games.ecologies import designed, rule_sources
-from cardtool.render.ecologies_rulebook import EcologiesRulebook
+from cardtool.games.ecologies.render.rulebook import EcologiesRulebook
 from tests.conftest import DECKS, ROOT
 
 RULEBOOK = (ROOT.parent / "shared" / "seeds" / "ecologies-bizarre-biomes-rulebook.txt")

@@ -14,7 +14,7 @@ from cardtool.games.symbiosis import layout
 from cardtool.games.symbiosis.engine import SymbiosisGame
 from cardtool.games.symbiosis.layout import MODES, RIVER
 from cardtool.render.rulebook import Slugs, markdown_chapters
-from cardtool.render.symbiosis_rulebook import SymbiosisRulebook
+from cardtool.games.symbiosis.render.rulebook import SymbiosisRulebook
 from tests.conftest import DECKS
 
 

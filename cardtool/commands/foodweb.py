@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
             data["vp"] = str(data["vp"])
         print("\n".join(nx.generate_graphml(graph)))
     elif args.format == "svg":
-        from cardtool.render.foodweb_svg import render_svg
+        from cardtool.games.ecologies.render.foodweb_svg import render_svg
 
         out = args.out or Path("build") / deck.manifest.id / "foodweb"
         with staged_dir(out, reads=(Path(args.deck),), command="foodweb") as stage:

@@ -14,7 +14,6 @@ from cardtool.errors import UnknownCardError, UsageError
 from cardtool.render.context import Face, Frame, deck_roots
 from cardtool.render.environment import environment, render
 from cardtool.render.fitting import LaidOut, base_sizes, fit, render_html
-from cardtool.render.games import faces_of
 from cardtool.render.impose import Note, SheetPage, Stamp, impose, merge
 from cardtool.render.parallel import MAX_WORKERS, join, run_sliced, slices
 from cardtool.render.reproducible import epoch
@@ -72,6 +71,17 @@ def stylesheet(path: str) -> Markup:
 
 def card_html(face: Face, frame: Frame) -> Markup:
     return Markup(render(face.template, face=face, card=face.card, frame=frame))
+
+
+def faces_of(deck: Deck):
+    """The face builder of a deck's game, asked of its plugin (cardtool.games.plugin.DrawsCards)."""
+    from cardtool.games import get
+    from cardtool.games.plugin import DrawsCards
+
+    plugin = get(deck.game)
+    if not isinstance(plugin, DrawsCards):
+        raise UsageError(f"{plugin.title} cannot print its cards: its plugin has no faces() (see docs/plugins.md)")
+    return plugin.faces(deck)
 
 
 class DeckPrint:

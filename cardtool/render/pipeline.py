@@ -99,7 +99,7 @@ def _validate(ctx: Context) -> tuple[list[Output], str]:
 
 def _foodweb(ctx: Context) -> tuple[list[Output], str]:
     from cardtool.games.ecologies import web_report
-    from cardtool.render.foodweb_svg import render_svg
+    from cardtool.games.ecologies.render.foodweb_svg import render_svg
 
     deck = ctx.deck
     (ctx.folder / "foodweb.txt").write_text("\n".join(web_report.text(deck, code) for code in deck.biome_codes),

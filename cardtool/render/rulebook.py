@@ -18,7 +18,7 @@ from markupsafe import Markup, escape
 from cardtool.deck.containment import HINT, OUTSIDE, Roots
 from cardtool.deck.prose import check_references, markdown
 from cardtool.deck.model import Deck
-from cardtool.errors import DeckError, RenderError
+from cardtool.errors import DeckError, RenderError, UsageError
 from cardtool.render.cards import stylesheet
 from cardtool.render.context import deck_roots
 from cardtool.render.environment import render
@@ -157,9 +157,14 @@ def _directive(info: str, body: str, directives: dict, path: Path, line: str) ->
 
 def rulebook_context(deck: Deck, paper: Paper) -> Rulebook:
     from cardtool import __version__
-    from cardtool.render.games import rulebook_parts_of
+    from cardtool.games import get
+    from cardtool.games.plugin import WritesRulebook
 
-    parts = rulebook_parts_of(deck)
+    plugin = get(deck.game)
+    if not isinstance(plugin, WritesRulebook):
+        raise UsageError(f"{plugin.title} cannot write a rulebook: its plugin has no rulebook_parts() "
+                         "(see docs/plugins.md)")
+    parts = plugin.rulebook_parts(deck)
     slugs = Slugs()
     components = parts.components()
     chapters = [_generated(slugs, "Components", render("rulebook/components.html.j2", components=components))]

@@ -78,6 +78,18 @@ class EcologiesPlugin:
             ("the project's own design, not the printed rulebook's (source: design)", designed(deck)),
         ]
 
+    # -- printing (cardtool.games.plugin.DrawsCards, WritesRulebook)
+
+    def faces(self, deck):
+        from cardtool.games.ecologies.render.faces import EcologiesFaces
+
+        return EcologiesFaces(deck)
+
+    def rulebook_parts(self, deck):
+        from cardtool.games.ecologies.render.rulebook import EcologiesRulebook
+
+        return EcologiesRulebook(deck)
+
     # -- cardtool play (cardtool.games.plugin.PlayableGame)
 
     def players_for(self, deck: EcologiesDeck, mode: str) -> range:

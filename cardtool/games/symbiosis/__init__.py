@@ -119,6 +119,18 @@ class SymbiosisPlugin:
                 ("cards by Season", dict(seasons)), ("cards by scoring rule", dict(rules)),
                 ("cards by source (rulebook: shown in the printed rules' worked example)", dict(by_source))]
 
+    # -- printing (cardtool.games.plugin.DrawsCards, WritesRulebook)
+
+    def faces(self, deck):
+        from cardtool.games.symbiosis.render.faces import SymbiosisFaces
+
+        return SymbiosisFaces(deck)
+
+    def rulebook_parts(self, deck):
+        from cardtool.games.symbiosis.render.rulebook import SymbiosisRulebook
+
+        return SymbiosisRulebook(deck)
+
     # -- cardtool play (cardtool.games.plugin.PlayableGame)
 
     def players_for(self, deck: SymbiosisDeck, mode: str) -> range:

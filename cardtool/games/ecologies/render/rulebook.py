@@ -11,9 +11,10 @@ from markupsafe import Markup
 
 from cardtool.games.ecologies.model import HEALTHY_ROLES, ROLES, ROW_OF_ROLE, EcologiesDeck, Organism, format_vp
 from cardtool.games.ecologies.webs import find_witness, organisms_in, why_unhealthy
-from cardtool.render.ecologies import PLACEMENT, ROLE_COLOURS, EcologiesFaces
-from cardtool.render.effect_text import ROLE_NAMES
+from cardtool.games.ecologies.render.faces import PLACEMENT, ROLE_COLOURS, EcologiesFaces
+from cardtool.games.ecologies.render.effect_text import ROLE_NAMES
 from cardtool.render.environment import render
+from cardtool.render.rulebook_parts import Components, count_line
 
 KIND_NAMES = {"organism": ("organism", "organisms"), "biome": ("biome", "biomes"),
               "factor": ("factor card", "factor cards")}
@@ -28,13 +29,6 @@ ROLE_DUTIES = {
     "C4": "eats tertiary consumers; not needed for a healthy ecology",
     "SD": "scavenger, decomposer or detritivore: feeds on any organism in its ecology",
 }
-
-
-@dataclass(frozen=True)
-class Components:
-    line: str
-    rows: tuple[tuple[str, int], ...]
-    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -90,11 +84,6 @@ class FoodWeb:
     caption: str
 
 
-def count_line(total: int, counts: list[tuple[str, int]]) -> str:
-    """'108 cards: 77 organisms, 21 biomes, 10 factor cards'."""
-    return f"{total} cards: " + ", ".join(f"{n} {label}" for label, n in counts)
-
-
 class EcologiesRulebook:
     """Generated rulebook parts for an Ecologies deck."""
 
@@ -142,7 +131,7 @@ class EcologiesRulebook:
         return [(title, Markup(html)) for title, html in parts]
 
     def food_webs(self) -> tuple[FoodWeb, ...]:
-        from cardtool.render.foodweb_svg import render_svg
+        from cardtool.games.ecologies.render.foodweb_svg import render_svg
 
         webs = []
         for biome in self.deck.biomes:

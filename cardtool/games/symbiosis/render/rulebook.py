@@ -18,9 +18,9 @@ from cardtool.games.symbiosis.model import SymbiosisDeck
 from cardtool.games.symbiosis.position import load_position
 from cardtool.games.symbiosis.table import FIXED, CardTable
 from cardtool.render.context import deck_roots
-from cardtool.render.ecologies_rulebook import Components, count_line
 from cardtool.render.environment import render
-from cardtool.render.symbiosis import SymbiosisFaces
+from cardtool.render.rulebook_parts import Components, count_line
+from cardtool.games.symbiosis.render.faces import SymbiosisFaces
 
 COLUMN_TITLES = {LEFT: "Left column", MIDDLE: "Middle columns", "right": "Right column"}
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 from cardtool.games.ecologies.model import HEALTHY_ROLES, Biome, EcologiesDeck, Factor, Organism, format_vp
 from cardtool.render.context import (Face, TextField, art_url, back_template, deck_roots, icon_url, initials, ink_on,
                                      mix, picture_url, placeholder_url)
-from cardtool.render.effect_text import ROLE_NAMES, EffectText
+from cardtool.games.ecologies.render.effect_text import ROLE_NAMES, EffectText
 
 ROLE_COLOURS = {"P": "#3f8f3a", "C1": "#c9a227", "C2": "#d9772b", "C3": "#c0392b", "C4": "#7b3f98",
                 "SD": "#7a5a3a"}
