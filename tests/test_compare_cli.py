@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from cardtool.sim import report
+from cardtool.sim import outputs
 from tests.conftest import DECKS
 
 
@@ -48,7 +48,7 @@ def test_compare_flags_a_much_stronger_card_as_significant(run_cli, stronger_dec
 
 
 def test_identical_decks_show_no_significant_difference(run_cli, tmp_path, monkeypatch):
-    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")
     code, out, _ = _compare(run_cli, DECKS / "symbiosis", DECKS / "symbiosis", tmp_path)
     assert code == 0 and "0 significant difference(s)" in out
     summary = json.loads((tmp_path / "summary.json").read_text())
@@ -68,7 +68,7 @@ def test_compare_with_precision_stops_once_the_headline_difference_is_decided(ru
     the headline row carries the confidence sequence it stopped on (recomputed here from the games)."""
     from cardtool.sim.stats import ConfidenceSequence
 
-    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")
     code, out, err = run_cli("compare", DECKS / "symbiosis", stronger_deck, "--mode", "duel", "--precision", "5",
                              "--games", "4000", "--seed", "1", "--jobs", "1", "--out", tmp_path / "out")
     assert code == 0, err
@@ -94,7 +94,7 @@ def test_compare_with_precision_stops_once_the_headline_difference_is_decided(ru
 
 
 def test_compare_with_precision_of_two_identical_decks_finds_no_difference(run_cli, tmp_path, monkeypatch):
-    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")
     code, out, err = run_cli("compare", DECKS / "symbiosis", DECKS / "symbiosis", "--mode", "duel", "--precision",
                              "5", "--games", "4000", "--seed", "1", "--jobs", "1", "--out", tmp_path / "out")
     assert code == 0, err

@@ -12,7 +12,8 @@ import pytest
 
 from cardtool.sim.analysis import Spec, analyse
 from cardtool.sim.records import CAPPED, FINISHED, SimRecord
-from cardtool.sim.report import cards_csv, render_html, render_pdf, simulation_context, summary_json
+from cardtool.sim.balance_report import cards_csv, simulation_context, summary_json
+from cardtool.sim.outputs import render_html, render_pdf
 
 CARDS = (("fox", "Red Fox"), ("oak", "Oak"), ("moss", "Moss"), ("wolf", "Grey Wolf"), ("dodo", "Dodo"))
 SPEC = Spec(score_name="VP", card_events=("drawn", "played", "destroyed"), impact_event="played",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import importlib
 import json
 
 import pytest
@@ -12,7 +13,7 @@ from cardtool.deck.loader import load_deck
 from cardtool.games import GAMES
 from cardtool.games.plugin import RecordsGames
 from cardtool.render.output import MANIFEST
-from cardtool.sim import report, runner
+from cardtool.sim import balance_report, outputs, runner
 from cardtool.sim.config import deck_hash
 from tests.conftest import DECKS
 
@@ -71,7 +72,7 @@ def test_the_same_seed_gives_the_same_games_on_every_number_of_jobs(simulated, r
 
 
 def test_simulate_prints_where_the_report_is(run_cli, tmp_path, monkeypatch):
-    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")  # the PDF is tested above
+    monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")  # the PDF is tested above
     code, out, _ = run_cli("simulate", DECKS / "symbiosis", "--games", "8", "--mode", "duel", "--jobs", "1",
                            "--max-turns", "5", "--out", tmp_path)
     assert code == 0
@@ -100,7 +101,7 @@ def test_misconfiguration_fails_before_any_game(args, message, run_cli, tmp_path
 
 
 def test_a_failed_run_leaves_the_previous_outputs_whole(run_cli, tmp_path, monkeypatch):
-    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")
     args = ("simulate", DECKS / "symbiosis", "--games", "4", "--jobs", "1", "--seed", "1", "--out", tmp_path)
     assert run_cli(*args)[0] == 0
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
@@ -108,7 +109,7 @@ def test_a_failed_run_leaves_the_previous_outputs_whole(run_cli, tmp_path, monke
     def broken(html):
         raise RuntimeError("the PDF renderer broke")
 
-    monkeypatch.setattr(report, "render_pdf", broken)
+    monkeypatch.setattr(outputs, "render_pdf", broken)
     code, _, err = run_cli(*args[:7], "2", *args[8:])  # another seed: other games
     assert code == 70 and "the PDF renderer broke" in err  # a bug, reported as one
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
@@ -116,15 +117,16 @@ def test_a_failed_run_leaves_the_previous_outputs_whole(run_cli, tmp_path, monke
 
 
 def test_an_interrupted_run_reports_the_finished_games(run_cli, tmp_path, monkeypatch):
-    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
-    real = runner.play_game
+    monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")
+    playing = importlib.import_module(runner.play_range.__module__)  # where the runner's workers play a game
+    real = playing.play_game
 
     def play_until_ctrl_c(setup, index):
         if index == 30:
             raise KeyboardInterrupt
         return real(setup, index)
 
-    monkeypatch.setattr(runner, "play_game", play_until_ctrl_c)
+    monkeypatch.setattr(playing, "play_game", play_until_ctrl_c)
     code, out, err = run_cli("simulate", DECKS / "symbiosis", "--games", "100", "--jobs", "1", "--seed", "2",
                              "--out", tmp_path)
     assert code == 130 and "interrupted" in err and "Traceback" not in err
@@ -169,7 +171,7 @@ def test_an_expansion_is_hashed_with_its_base(tmp_path):
 
 
 def test_simulate_reports_capped_ecologies_games_as_capped(run_cli, tmp_path, monkeypatch):
-    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")
     code, out, _ = run_cli("simulate", DECKS / "ecologies-bizarre-biomes", "--bots", "random", "--players", "2",
                            "--games", "3", "--seed", "3", "--jobs", "1", "--out", tmp_path)
     assert code == 0
@@ -185,7 +187,7 @@ def test_simulate_reports_capped_ecologies_games_as_capped(run_cli, tmp_path, mo
 
 
 def test_team_mode_reports_win_rates_per_team(run_cli, tmp_path, monkeypatch):
-    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")
     code, out, _ = run_cli("simulate", DECKS / "symbiosis", "--mode", "team", "--games", "30", "--seed", "5",
                            "--jobs", "1", "--out", tmp_path)
     assert code == 0 and "Win rate per team (95% interval):\n  team of seats 1 and 3  " in out
@@ -201,7 +203,7 @@ def test_simulate_prints_win_rates_per_seat_and_per_bot_with_intervals(run_cli, 
     (a tie counts for each winner), a capped game for nobody; the interval is Wilson's."""
     from cardtool.sim.stats import wilson
 
-    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")
     code, out, _ = run_cli("simulate", DECKS / "symbiosis", "--games", "40", "--players", "3", "--bots",
                            "greedy,random", "--seed", "9", "--jobs", "1", "--out", tmp_path)
     assert code == 0
@@ -222,11 +224,11 @@ def test_simulate_prints_win_rates_per_seat_and_per_bot_with_intervals(run_cli, 
     assert "Win rate per bot (95% interval):" in out and "a tie) counts as a win for each" in out
     assert all(len(line) <= 80 for line in out.splitlines() if line.startswith(("  ", "Win rate")))
     html = (tmp_path / "report.html").read_text()
-    assert "counts as a win for each seat sharing it" in html and summary["bot_win_rule"] == report.BOT_RATE_RULE
+    assert "counts as a win for each seat sharing it" in html and summary["bot_win_rule"] == balance_report.BOT_RATE_RULE
 
 
 def test_capped_games_count_as_not_won_for_every_bot(run_cli, tmp_path, monkeypatch):
-    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")
     code, out, _ = run_cli("simulate", DECKS / "ecologies-bizarre-biomes", "--bots", "random,greedy", "--players", "2",
                            "--games", "4", "--seed", "3", "--jobs", "1", "--out", tmp_path)
     assert code == 0
@@ -249,7 +251,7 @@ def test_precision_stops_once_every_seat_is_known_closely_enough(run_cli, tmp_pa
     """--precision 4 in Duel: it stops on its own, well before --games, at a whole number of rotations,
     with every seat's interval at most 4 pp either side; the intervals are the confidence sequence of
     the games it kept (recomputed here from games.jsonl), and they say so."""
-    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")
     code, out, _ = run_cli("simulate", DECKS / "symbiosis", "--mode", "duel", "--bots", "greedy,random",
                            "--precision", "4", "--games", "6000", "--seed", "2", "--jobs", "1", "--out", tmp_path)
     assert code == 0
@@ -272,7 +274,7 @@ def test_precision_stops_once_every_seat_is_known_closely_enough(run_cli, tmp_pa
 
 
 def test_precision_out_of_reach_plays_the_most_games_allowed(run_cli, tmp_path, monkeypatch):
-    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")
     code, out, _ = run_cli("simulate", DECKS / "symbiosis", "--players", "3", "--precision", "1", "--games", "31",
                            "--seed", "2", "--jobs", "1", "--out", tmp_path)
     assert code == 0
@@ -284,7 +286,7 @@ def test_precision_out_of_reach_plays_the_most_games_allowed(run_cli, tmp_path, 
 
 
 def test_ctrl_c_during_a_run_with_precision_keeps_its_whole_rotations(run_cli, tmp_path, monkeypatch):
-    monkeypatch.setattr(report, "render_pdf", lambda html: b"%PDF-stub")
+    monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")
     real = runner.play_game
 
     def play_until_ctrl_c(setup, index):

@@ -19,7 +19,10 @@ from cardtool.render.output import staged_dir
 from cardtool.sim.analysis import Spec, analyse
 from cardtool.sim.compare import compare, with_headline
 from cardtool.sim.config import config_json, simulated_game
-from cardtool.sim.report import comparison_files, ending_counts, rate_diff, run_json, terminal_rates, write_outputs
+from cardtool.sim.balance_report import ending_counts, run_json, terminal_rates
+from cardtool.sim.compare_report import comparison_files
+from cardtool.sim.outputs import write_outputs
+from cardtool.sim.wording import rate_diff
 from cardtool.sim.runner import check_jobs, look_interval, progress_bar, run_together
 from cardtool.sim.sequential import DecidedDifference, check_precision, check_rotation
 

@@ -16,7 +16,8 @@ from cardtool.commands.simulate import EXIT_INTERRUPTED, make_out_dir, seed_of
 from cardtool.render.output import check_out_folder, staged_dir
 from cardtool.sim import ladder as ladders
 from cardtool.sim.config import DEFAULT_MAX_TURNS, config_json, simulated_game
-from cardtool.sim.report import rate_text, write_outputs
+from cardtool.sim.outputs import write_outputs
+from cardtool.sim.wording import rate_text
 from cardtool.sim.runner import check_jobs, progress_bar, run_together
 
 NAME = "ladder"

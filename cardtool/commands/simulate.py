@@ -16,7 +16,8 @@ from cardtool.errors import UsageError
 from cardtool.render.output import check_out_folder, staged_dir
 from cardtool.sim.analysis import Spec, analyse
 from cardtool.sim.config import DEFAULT_MAX_TURNS, Setup, config_json, prepare, simulated_game
-from cardtool.sim.report import ending_counts, run_json, simulation_files, terminal_rates, write_outputs
+from cardtool.sim.balance_report import ending_counts, run_json, simulation_files, terminal_rates
+from cardtool.sim.outputs import write_outputs
 from cardtool.sim.runner import RunResult, check_jobs, look_interval, progress_bar, run as run_games
 from cardtool.sim.sequential import METHOD, SeatPrecision, check_precision, check_rotation, with_sequence_rates
 

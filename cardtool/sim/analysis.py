@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 
 from cardtool.engine.protocol import TURN_CAP
 from cardtool.games.plugin import EndReason
@@ -173,134 +173,176 @@ class Analysis:
         return any(len(side.seats) > 1 for side in self.sides)
 
 
-def analyse(records: Sequence[SimRecord], spec: Spec) -> Analysis:
-    """Everything the report, summary.json and cards.csv say, from the records."""
-    n = len(records)
-    players = max((r.players for r in records), default=0)
-    finished = [r for r in records if not r.capped]
-    wins = [sum(r.won(seat) for r in records) for seat in range(players)]
-    seats = [Rate.of(k, n) for k in wins]
-    scores = [[r.scores[seat] for r in records] for seat in range(players)]
-    groups = records[0].sides if records else ()
-    side_wins = [sum(r.side_won(side) for r in records) for side in groups]
-    sides = [Side(side, Rate.of(k, n), Summary.of(scores[side[0]])) for side, k in zip(groups, side_wins)]
-    average = sum(side_wins) / (n * len(groups)) if n and groups else math.nan
-    if sides:
-        first_side = sides[0].win
-        first = Difference(first_side.value - average, first_side.low - average, first_side.high - average,
-                           stats.rate_against(first_side.k, n, average))
-    else:
-        first = Difference(math.nan, math.nan, math.nan, 1.0)
-    first = first.marked(first.p < stats.ALPHA)
-    bot_wins: Counter = Counter()
-    bot_seats: Counter = Counter()
-    bot_points: dict[str, list[float]] = defaultdict(list)
-    for r in records:
+def analyse(records: Iterable[SimRecord], spec: Spec) -> Analysis:
+    """Everything the report, summary.json and cards.csv say, from the records, in one pass over
+    them (a list, or a generator reading games.jsonl)."""
+    accumulator = Accumulator(spec)
+    for record in records:
+        accumulator.add(record)
+    return accumulator.analysis()
+
+
+class Accumulator:
+    """The analysis built up one record at a time, so that records can stream past: per game it keeps
+    only the game's length and its seats' final scores, everything else as running counts."""
+
+    def __init__(self, spec: Spec):
+        self.spec = spec
+        self.n = self.finished = self.shared = self.players = 0
+        self.groups: tuple[tuple[int, ...], ...] | None = None
+        self.wins: Counter = Counter()  # seat -> games won
+        self.side_wins: Counter = Counter()  # side index -> games won
+        self.scores: list[list[float]] = []  # per seat, its final score in every game
+        self.bot_wins: Counter = Counter()
+        self.bot_seats: Counter = Counter()
+        self.bot_points: dict[str, list[float]] = defaultdict(list)
+        self.lengths: list[int] = []
+        self.winning: list[float] = []
+        self.endings: Counter = Counter()
+        self.curve_sums: list[list[float]] = []  # per round, per seat, the sum of scores
+        self.curve_games: list[int] = []  # per round, the games that reached it
+        self.seat_games = self.total_wins = 0
+        events = spec.card_events
+        self.card_games = {e: Counter() for e in events}  # games the event happened to the card
+        self.card_times = {e: Counter() for e in events}
+        self.seats_with = {e: Counter() for e in events}
+        self.wins_with = {e: Counter() for e in events}
+        self.biome_turns: dict[str, list[int]] = {}  # first healthy turn, in the games it became healthy
+        self.breakdown_keys: list[str] | None = None
+        self.breakdowns: dict[str, list] = {}  # key -> [everyone, winners, seats, won, categories]
+
+    def add(self, r: SimRecord) -> None:
+        """Count one game."""
+        self.n += 1
+        if r.players > self.players:
+            self.scores += [[] for _ in range(r.players - self.players)]
+            self.players = r.players
+        if self.groups is None:
+            self.groups = r.sides
+        if not r.capped:
+            self.finished += 1
+            self.winning.append(max(r.scores))
+            if r.winning_sides > 1:
+                self.shared += 1
         for seat, name in enumerate(r.bots):
-            bot_seats[name] += 1
-            bot_wins[name] += r.won(seat)
-            bot_points[name].append(r.scores[seat])
-    lengths = [r.turns for r in records]
-    winning = [max(r.scores) for r in finished]
-    shared = sum(1 for r in finished if r.winning_sides > 1)
-    return Analysis(
-        spec=spec, games=n, finished=len(finished), capped=Rate.of(n - len(finished), n),
-        endings=_endings(records, spec), shared=shared, players=players, seats=seats,
-        seat_scores=[Summary.of(s) for s in scores], sides=sides, average_seat=average,
-        first_player=first, bots={name: Rate.of(bot_wins[name], bot_seats[name]) for name in sorted(bot_seats)},
-        bot_scores={name: Summary.of(bot_points[name]) for name in sorted(bot_seats)},
-        length=Summary.of(lengths), lengths=lengths, scores=scores, winning_scores=Summary.of(winning),
-        curve=_curve(records, players), cards=_cards(records, spec), biomes=_biomes(records),
-        breakdowns=_breakdowns(records))
+            won = r.won(seat)
+            self.wins[seat] += won
+            self.scores[seat].append(r.scores[seat])
+            self.bot_seats[name] += 1
+            self.bot_wins[name] += won
+            self.bot_points[name].append(r.scores[seat])
+        for index, side in enumerate(self.groups):
+            self.side_wins[index] += r.side_won(side)
+        self.lengths.append(r.turns)
+        self.endings[r.end_reason or (TURN_CAP if r.capped else "unknown")] += 1  # older files have none
+        for index, row in enumerate(r.curve):
+            if index == len(self.curve_games):
+                self.curve_sums.append([0.0] * self.players)
+                self.curve_games.append(0)
+            sums = self.curve_sums[index]
+            for seat in range(min(len(sums), len(row))):
+                sums[seat] += row[seat]
+            self.curve_games[index] += 1
+        self._add_cards(r)
+        for code, turn in (r.extras.get("biomes") or {}).items():
+            turns = self.biome_turns.setdefault(code, [])
+            if turn is not None:
+                turns.append(turn)
+        self._add_breakdowns(r)
 
-
-def _endings(records: Sequence[SimRecord], spec: Spec) -> list[Ending]:
-    """Every end reason the game declares (in its order), then any other a record names."""
-    counts = Counter(r.end_reason or (TURN_CAP if r.capped else "unknown") for r in records)  # older files
-    known = {reason.word: reason for reason in spec.end_reasons}
-    reasons = list(spec.end_reasons) + [EndReason(word, "(not one of the game's end reasons)", cap=False)
-                                        for word in counts if word not in known]
-    return [Ending(reason, Rate.of(counts[reason.word], len(records))) for reason in reasons]
-
-
-def _curve(records: Sequence[SimRecord], players: int) -> list[list[float]]:
-    rounds = max((len(r.curve) for r in records), default=0)
-    curve = []
-    for index in range(rounds):
-        rows = [r.curve[index] for r in records if len(r.curve) > index]
-        curve.append([sum(row[seat] for row in rows) / len(rows) for seat in range(players)])
-    return curve
-
-
-def _cards(records: Sequence[SimRecord], spec: Spec) -> list[CardImpact]:
-    if not spec.card_events or not records:
-        return []
-    seat_games = sum(r.players for r in records)
-    total_wins = sum(len(r.winners) for r in records)
-    games: dict[str, Counter] = {e: Counter() for e in spec.card_events}
-    times: dict[str, Counter] = {e: Counter() for e in spec.card_events}
-    seats_with: dict[str, Counter] = {e: Counter() for e in spec.card_events}
-    wins_with: dict[str, Counter] = {e: Counter() for e in spec.card_events}
-    for r in records:
-        for event in spec.card_events:
-            per_seat = r.cards.get(event, ())
+    def _add_cards(self, r: SimRecord) -> None:
+        if not self.spec.card_events:
+            return
+        self.seat_games += r.players
+        self.total_wins += len(r.winners)
+        for event in self.spec.card_events:
             in_game: set[str] = set()
-            for seat, ids in enumerate(per_seat):
-                times[event].update(ids)
+            for seat, ids in enumerate(r.cards.get(event, ())):
+                self.card_times[event].update(ids)
                 unique = set(ids)
                 in_game |= unique
-                seats_with[event].update(unique)
+                self.seats_with[event].update(unique)
                 if r.won(seat):
-                    wins_with[event].update(unique)
-            games[event].update(in_game)
-    n = len(records)
-    impacts = []
-    for card_id, name in spec.cards:
-        impact = spec.impact_event
-        k_with, n_with = wins_with[impact][card_id] if impact else 0, seats_with[impact][card_id] if impact else 0
-        k_without, n_without = total_wins - k_with, seat_games - n_with
-        impacts.append(CardImpact(
-            id=card_id, name=name,
-            games={e: games[e][card_id] for e in spec.card_events},
-            per_game={e: times[e][card_id] / n for e in spec.card_events},
-            win_when={e: Rate.of(wins_with[e][card_id], seats_with[e][card_id]) for e in spec.card_events},
-            win_without=Rate.of(k_without, n_without),
-            impact=stats.rate_difference(k_with, n_with, k_without, n_without),
-            never_chosen=bool(spec.choice_event) and times[spec.choice_event][card_id] == 0))
-    marked = stats.holm([card.impact for card in impacts])
-    return [CardImpact(c.id, c.name, c.games, c.per_game, c.win_when, c.win_without, m, c.never_chosen)
-            for c, m in zip(impacts, marked)]
+                    self.wins_with[event].update(unique)
+            self.card_games[event].update(in_game)
 
-
-def _biomes(records: Sequence[SimRecord]) -> list[Biome]:
-    codes: dict[str, list] = {}
-    for r in records:
-        for code, turn in (r.extras.get("biomes") or {}).items():
-            codes.setdefault(code, []).append(turn)
-    result = []
-    for code, turns in codes.items():
-        healthy = [t for t in turns if t is not None]
-        result.append(Biome(code, Rate.of(len(healthy), len(records)), Summary.of(healthy)))
-    return result
-
-
-def _breakdowns(records: Sequence[SimRecord]) -> list[Breakdown]:
-    keys = [key for key in (records[0].extras if records else {}) if key.startswith("points_by_")]
-    result = []
-    for key in keys:
-        everyone: Counter = Counter()
-        winners: Counter = Counter()
-        seats = won = 0
-        categories: dict[str, None] = {}
-        for r in records:
+    def _add_breakdowns(self, r: SimRecord) -> None:
+        if self.breakdown_keys is None:  # the first record says which breakdowns the game keeps
+            self.breakdown_keys = [key for key in r.extras if key.startswith("points_by_")]
+            self.breakdowns = {key: [Counter(), Counter(), 0, 0, {}] for key in self.breakdown_keys}
+        for key in self.breakdown_keys:
+            totals = self.breakdowns[key]
             for seat, points in enumerate(r.extras.get(key) or ()):
-                categories.update(dict.fromkeys(points))
-                everyone.update(points)
-                seats += 1
+                totals[4].update(dict.fromkeys(points))
+                totals[0].update(points)
+                totals[2] += 1
                 if r.won(seat):
-                    winners.update(points)
-                    won += 1
-        result.append(Breakdown(key.replace("_", " "), tuple(categories),
-                                {c: everyone[c] / seats if seats else math.nan for c in categories},
-                                {c: winners[c] / won if won else math.nan for c in categories}))
-    return result
+                    totals[1].update(points)
+                    totals[3] += 1
+
+    def analysis(self) -> Analysis:
+        """What the games counted so far say."""
+        n, spec = self.n, self.spec
+        groups = self.groups or ()
+        seats = [Rate.of(self.wins[seat], n) for seat in range(self.players)]
+        side_wins = [self.side_wins[index] for index in range(len(groups))]
+        sides = [Side(side, Rate.of(k, n), Summary.of(self.scores[side[0]])) for side, k in zip(groups, side_wins)]
+        average = sum(side_wins) / (n * len(groups)) if n and groups else math.nan
+        if sides:
+            first_side = sides[0].win
+            first = Difference(first_side.value - average, first_side.low - average, first_side.high - average,
+                               stats.rate_against(first_side.k, n, average))
+        else:
+            first = Difference(math.nan, math.nan, math.nan, 1.0)
+        first = first.marked(first.p < stats.ALPHA)
+        names = sorted(self.bot_seats)
+        return Analysis(
+            spec=spec, games=n, finished=self.finished, capped=Rate.of(n - self.finished, n),
+            endings=self._endings(), shared=self.shared, players=self.players, seats=seats,
+            seat_scores=[Summary.of(s) for s in self.scores], sides=sides, average_seat=average,
+            first_player=first, bots={name: Rate.of(self.bot_wins[name], self.bot_seats[name]) for name in names},
+            bot_scores={name: Summary.of(self.bot_points[name]) for name in names},
+            length=Summary.of(self.lengths), lengths=list(self.lengths), scores=[list(s) for s in self.scores],
+            winning_scores=Summary.of(self.winning),
+            curve=[[total / games for total in sums] for sums, games in zip(self.curve_sums, self.curve_games)],
+            cards=self._cards(), biomes=[Biome(code, Rate.of(len(turns), n), Summary.of(turns))
+                                         for code, turns in self.biome_turns.items()],
+            breakdowns=self._breakdowns())
+
+    def _endings(self) -> list[Ending]:
+        """Every end reason the game declares (in its order), then any other a record names."""
+        known = {reason.word: reason for reason in self.spec.end_reasons}
+        reasons = list(self.spec.end_reasons) + [EndReason(word, "(not one of the game's end reasons)", cap=False)
+                                                 for word in self.endings if word not in known]
+        return [Ending(reason, Rate.of(self.endings[reason.word], self.n)) for reason in reasons]
+
+    def _cards(self) -> list[CardImpact]:
+        spec = self.spec
+        if not spec.card_events or not self.n:
+            return []
+        impact, n = spec.impact_event, self.n
+        impacts = []
+        for card_id, name in spec.cards:
+            k_with = self.wins_with[impact][card_id] if impact else 0
+            n_with = self.seats_with[impact][card_id] if impact else 0
+            k_without, n_without = self.total_wins - k_with, self.seat_games - n_with
+            impacts.append(CardImpact(
+                id=card_id, name=name,
+                games={e: self.card_games[e][card_id] for e in spec.card_events},
+                per_game={e: self.card_times[e][card_id] / n for e in spec.card_events},
+                win_when={e: Rate.of(self.wins_with[e][card_id], self.seats_with[e][card_id])
+                          for e in spec.card_events},
+                win_without=Rate.of(k_without, n_without),
+                impact=stats.rate_difference(k_with, n_with, k_without, n_without),
+                never_chosen=bool(spec.choice_event) and self.card_times[spec.choice_event][card_id] == 0))
+        marked = stats.holm([card.impact for card in impacts])
+        return [replace(card, impact=mark) for card, mark in zip(impacts, marked)]
+
+    def _breakdowns(self) -> list[Breakdown]:
+        result = []
+        for key in self.breakdown_keys or ():
+            everyone, winners, seats, won, categories = self.breakdowns[key]
+            result.append(Breakdown(key.replace("_", " "), tuple(categories),
+                                    {c: everyone[c] / seats if seats else math.nan for c in categories},
+                                    {c: winners[c] / won if won else math.nan for c in categories}))
+        return result

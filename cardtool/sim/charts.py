@@ -1,7 +1,8 @@
 """The report's charts: matplotlib figures as SVG text, inlined in the HTML (and so in the PDF).
 
 Figures are made with the object API (no pyplot state) and written with fixed ids and no date, so the
-same analysis gives byte-identical SVG.
+same analysis gives byte-identical SVG. matplotlib is imported on the first chart drawn, not with this
+module, so that commands importing it start quickly.
 """
 
 from __future__ import annotations
@@ -10,15 +11,9 @@ import io
 import math
 from collections.abc import Sequence
 
-import matplotlib
+from contextlib import contextmanager
 
-matplotlib.use("Agg")
-
-from matplotlib import rc_context  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.ticker import MaxNLocator, PercentFormatter  # noqa: E402
-
-from cardtool.sim.stats import Rate  # noqa: E402
+from cardtool.sim.stats import Rate
 
 WIDTH = 6.4  # inches; the page is A4 with 2 cm margins
 COLOURS = ("#2b6f8e", "#d1793a", "#5a9b4b", "#8a5aa8", "#c04b5a", "#6b6b6b", "#b89b2e", "#3a8f8a")
@@ -30,7 +25,22 @@ STYLE = {"svg.fonttype": "none", "svg.hashsalt": "cardtool", "font.size": 9, "ax
          "text.parse_math": False, "text.usetex": False}
 
 
-def _svg(figure: Figure) -> str:
+def _matplotlib():
+    """matplotlib's Agg backend, imported on first use."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    return matplotlib
+
+
+@contextmanager
+def rc_context(style):
+    """matplotlib's rc_context, importing matplotlib first."""
+    with _matplotlib().rc_context(style):
+        yield
+
+
+def _svg(figure) -> str:
     out = io.StringIO()
     with rc_context(STYLE):
         figure.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None})
@@ -38,7 +48,15 @@ def _svg(figure: Figure) -> str:
     return text[text.index("<svg"):]  # inline: drop the XML declaration and doctype
 
 
-def _figure(height: float) -> tuple[Figure, object]:
+def _ticker():
+    from matplotlib import ticker
+
+    return ticker
+
+
+def _figure(height: float) -> tuple[object, object]:
+    from matplotlib.figure import Figure
+
     with rc_context(STYLE):
         figure = Figure(figsize=(WIDTH, height))
         return figure, figure.add_subplot()
@@ -63,6 +81,8 @@ def rates(labels: Sequence[str], series: Sequence[tuple[str, Sequence[Rate]]], *
             ax.axhline(reference, color="#555", linestyle="--", linewidth=1, label=reference_label or None)
         ax.set_xticks(range(len(labels)), labels)
         ax.set_ylabel(ylabel)
+        from matplotlib.ticker import PercentFormatter
+
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         ax.set_ylim(bottom=0)
         if len(series) > 1 or reference_label:
@@ -89,7 +109,7 @@ def histogram(series: Sequence[tuple[str, Sequence[float]]], *, xlabel: str, mar
                 ax.axvline(x, color="#222", linestyle=("--", ":", "-.")[j % 3], linewidth=1, label=name)
         ax.set_xlabel(xlabel)
         if integral:
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.xaxis.set_major_locator(_ticker().MaxNLocator(integer=True))
         ax.set_ylabel("games")
         if marks or len(series) > 1:
             ax.legend(frameon=False, fontsize=8)
@@ -117,7 +137,7 @@ def curves(series: Sequence[tuple[str, Sequence[float]]], *, xlabel: str, ylabel
             colour = COLOURS[(i // 2 if styles else i) % len(COLOURS)]
             ax.plot(range(1, len(ys) + 1), ys, style, color=colour, marker="o", markersize=3, label=name)
         ax.set_xlabel(xlabel)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.xaxis.set_major_locator(_ticker().MaxNLocator(integer=True))
         ax.set_ylabel(ylabel)
         ax.legend(frameon=False, fontsize=8, ncols=2)
         return _svg(figure)
@@ -139,6 +159,8 @@ def forest(labels: Sequence[str], estimates: Sequence[float], lows: Sequence[flo
         ax.set_yticks(ys, labels, fontsize=7)
         ax.set_ylim(-0.8, len(labels) - 0.2)
         ax.set_xlabel(xlabel)
+        from matplotlib.ticker import PercentFormatter
+
         ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         return _svg(figure)
 

@@ -19,8 +19,6 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-from scipy.optimize import minimize
 
 from cardtool.engine.seeds import derive_seed
 from cardtool.errors import UsageError
@@ -98,15 +96,18 @@ def pairing(setup: Setup, records: Sequence[SimRecord]) -> Pairing:
     return Pairing(first, second, tuple(outcomes), capped)
 
 
-def fit(bots: Sequence[str], pairings: Sequence[Pairing], wins: Sequence[float] | None = None) -> np.ndarray:
+def fit(bots: Sequence[str], pairings: Sequence[Pairing], wins: Sequence[float] | None = None) -> "np.ndarray":
     """Bradley-Terry ratings (Elo scale, mean 1500) from each pairing's wins of its first bot (or `wins`)."""
+    import numpy as np
+    from scipy.optimize import minimize
+
     index = {bot: i for i, bot in enumerate(bots)}
     i = np.array([index[p.first] for p in pairings])
     j = np.array([index[p.second] for p in pairings])
     n = np.array([len(p.outcomes) for p in pairings], dtype=float) + 1.0  # one virtual draw per pair
     w = np.array(wins if wins is not None else [p.wins for p in pairings], dtype=float) + 0.5
 
-    def loss(free: np.ndarray) -> tuple[float, np.ndarray]:
+    def loss(free):
         theta = np.concatenate([[0.0], free])
         d = theta[i] - theta[j]
         p = 1 / (1 + np.exp(-d))
@@ -124,6 +125,8 @@ def fit(bots: Sequence[str], pairings: Sequence[Pairing], wins: Sequence[float] 
 
 def ladder(bots: Sequence[str], pairings: Sequence[Pairing], seed: int) -> Ladder:
     """The ratings with their bootstrap intervals, best first."""
+    import numpy as np
+
     ratings = fit(bots, pairings)
     rng = np.random.default_rng(seed)
     index = {bot: k for k, bot in enumerate(bots)}

@@ -4,6 +4,7 @@ Every interval is a 95% interval unless asked otherwise. Rates use Wilson's scor
 near 0% and 100% and for small counts, unlike "rate +- 2 standard errors"); differences of two rates
 use Newcombe's interval built from two Wilson intervals (independent samples, or paired ones for
 two decks played under common random numbers). docs/simulation.md explains them in plain words.
+numpy and scipy are imported inside the functions that need them, so importing this module is cheap.
 """
 
 from __future__ import annotations
@@ -11,15 +12,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
-from scipy import stats as sp
+from functools import lru_cache
 
 ALPHA = 0.05
 
 
+@lru_cache(maxsize=None)
 def _z(confidence: float) -> float:
-    return float(sp.norm.ppf(0.5 + confidence / 2))
+    from scipy.stats import norm
+
+    return float(norm.ppf(0.5 + confidence / 2))
 
 
 def wilson(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -77,6 +79,8 @@ def newcombe(k1: int, n1: int, k2: int, n2: int, confidence: float = 0.95) -> tu
 
 def rate_difference(k1: int, n1: int, k2: int, n2: int) -> Difference:
     """p1 - p2 for independent samples: Newcombe interval, Fisher's exact test."""
+    from scipy import stats as sp
+
     low, high = newcombe(k1, n1, k2, n2)
     if not n1 or not n2:
         return Difference(math.nan, low, high, 1.0)
@@ -87,6 +91,8 @@ def rate_difference(k1: int, n1: int, k2: int, n2: int) -> Difference:
 def paired_rate_difference(first: Sequence[bool], second: Sequence[bool], confidence: float = 0.95) -> Difference:
     """p1 - p2 for paired outcomes (game i of deck A against game i of deck B): Newcombe's paired
     interval, and McNemar's exact test on the pairs that disagree."""
+    from scipy import stats as sp
+
     n = len(first)
     if n == 0:
         return Difference(math.nan, -1.0, 1.0, 1.0)
@@ -107,6 +113,8 @@ def paired_rate_difference(first: Sequence[bool], second: Sequence[bool], confid
 
 def rate_against(k: int, n: int, expected: float) -> float:
     """Two-sided p-value of k in n against a known rate (exact binomial test)."""
+    from scipy import stats as sp
+
     if n == 0:
         return 1.0
     return float(sp.binomtest(k, n, min(1.0, max(0.0, expected))).pvalue)
@@ -114,6 +122,9 @@ def rate_against(k: int, n: int, expected: float) -> float:
 
 def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
     """Mean with its t interval."""
+    import numpy as np
+    from scipy import stats as sp
+
     data = np.asarray(values, dtype=float)
     if data.size == 0:
         return math.nan, math.nan, math.nan
@@ -126,6 +137,9 @@ def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[fl
 
 def paired_mean_difference(first: Sequence[float], second: Sequence[float]) -> Difference:
     """Mean of first - second over pairs: t interval and paired t-test."""
+    import numpy as np
+    from scipy import stats as sp
+
     diffs = np.asarray(first, dtype=float) - np.asarray(second, dtype=float)
     mean, low, high = mean_interval(diffs)
     if diffs.size < 2 or not np.any(diffs):
@@ -137,6 +151,9 @@ def paired_mean_difference(first: Sequence[float], second: Sequence[float]) -> D
 
 def mean_difference(first: Sequence[float], second: Sequence[float], confidence: float = 0.95) -> Difference:
     """Mean of first minus mean of second for independent samples: Welch's interval and test."""
+    import numpy as np
+    from scipy import stats as sp
+
     x, y = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
     if x.size < 2 or y.size < 2:
         return Difference(math.nan, math.nan, math.nan, 1.0)
@@ -165,6 +182,8 @@ def holm(differences: Sequence[Difference], alpha: float = ALPHA) -> list[Differ
 
 def quantile(values: Sequence[float], q: float) -> float:
     """The q-quantile (0.5 median, 0.95 p95), by linear interpolation; nan when empty."""
+    import numpy as np
+
     return float(np.quantile(np.asarray(values, dtype=float), q)) if len(values) else math.nan
 
 
@@ -190,6 +209,8 @@ class ConfidenceSequence:
     """
 
     def __init__(self, alpha: float = ALPHA, grid: int = 1000, runs: int = 1, bets: int = 10, c: float = 0.5):
+        import numpy as np
+
         self.alpha, self.runs = alpha, runs
         self.m = (np.arange(grid) + 0.5) / grid
         self.cell = 1.0 / grid
@@ -204,6 +225,8 @@ class ConfidenceSequence:
 
     def update(self, values) -> None:
         """Add observations in order: numbers in [0, 1] (one run), or arrays of shape (runs,)."""
+        import numpy as np
+
         for value in values:
             x = np.clip(np.asarray(value, dtype=float).reshape(-1), 0.0, 1.0)
             distance = x[:, None, None] - self.m[None, None, :]
@@ -214,6 +237,7 @@ class ConfidenceSequence:
 
     def rejected(self) -> np.ndarray:
         """(runs, grid): whether each candidate mean is ruled out now."""
+        import numpy as np
         from scipy.special import logsumexp
 
         wealth = np.logaddexp(logsumexp(self._log_up, axis=1), logsumexp(self._log_down, axis=1)) - self._start
@@ -221,6 +245,8 @@ class ConfidenceSequence:
 
     def intervals(self) -> list[tuple[float, float]]:
         """The current interval of each run (the whole of 0-1 before any observation)."""
+        import numpy as np
+
         result = []
         for row, total in zip(self.rejected(), self.total):
             kept = np.flatnonzero(~row)

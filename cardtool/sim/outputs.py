@@ -1,0 +1,49 @@
+"""Writing a report at the edge: its HTML from a template, its PDF through WeasyPrint, and every
+output file atomically once all are made.
+
+WeasyPrint and Jinja are imported only inside the functions that use them, so importing this
+module (and the commands that do) stays cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from cardtool.errors import UsageError
+
+
+def render_html(template: str, context: dict) -> str:
+    from cardtool.render.environment import render
+
+    return render(template, **context)
+
+
+def render_pdf(html: str) -> bytes:
+    """The same page through WeasyPrint."""
+    import logging
+
+    from weasyprint import HTML
+
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
+    from cardtool.render.fetcher import check, deck_fetcher
+
+    fetcher = deck_fetcher(what="the simulation report")  # loads nothing but cardtool's own files and data: URLs
+    from cardtool.render.reproducible import weasyprint_pdf
+
+    pdf = weasyprint_pdf(HTML(string=html, url_fetcher=fetcher).render())  # fixed dates: same input, same bytes
+    check(fetcher)
+    return pdf
+
+
+def write_outputs(out: Path, files: Mapping[str, str | bytes]) -> None:
+    """Write every output, each atomically, once all of them are made."""
+    from cardtool.render.environment import write_atomic
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, data in files.items():
+            write_atomic(out / name, data)
+    except OSError as exc:
+        raise UsageError(f"cannot write the outputs to {out}: {exc.strerror or exc}") from None
