@@ -1,16 +1,23 @@
-"""Games per second for every playable game, mode and bot, on one core and on every core.
+"""Games per second for every playable game, mode and bot, on one core and on every core; how a run
+scales to two processes and to a Dask cluster; a long run's peak memory.
 
-Not a test: a script that prints a table, to run on the machine whose figures the README shows.
+Not a test: a script that prints figures beside their targets, to run on the machine whose figures
+the README shows. The machine's load (os.getloadavg) is printed beside every timing: a load above
+the number of cores means other work shared the cores and the figures are low.
 
     .venv/bin/python benchmarks/sim_bench.py              # every game, mode and bot, about 2 s each
     .venv/bin/python benchmarks/sim_bench.py --seconds 5 --game symbiosis --bot greedy
+    .venv/bin/python benchmarks/sim_bench.py --scaling     # 2 processes against 1, side by side (target 1.85x)
+    .venv/bin/python benchmarks/sim_bench.py --memory 100000   # peak memory of a streamed run (target 500 MB)
+    .venv/bin/python benchmarks/sim_bench.py --cluster     # throughput model on a local Dask cluster
 
 Every game registered in cardtool.games that implements PlayableGame is measured on the first shipped
 deck of that game (decks/*/deck.yaml), with the most players its mode allows up to four. Three figures:
   play     the engine and bots alone (cardtool.engine.playout.play), one core
   sim 1    `cardtool simulate` as it runs (records included), --jobs 1
   sim all  the same on every core (process pool), --jobs <cores>
-A game that cannot be played or recorded yet is listed with the reason.
+A game that cannot be played or recorded yet is listed with the reason. The sims stream their
+records to a games.jsonl in a temporary folder, as `cardtool simulate` does.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,6 +40,9 @@ from cardtool.games import GAMES  # noqa: E402
 from cardtool.games.plugin import PlayableGame, RecordsGames  # noqa: E402
 from cardtool.sim.config import DEFAULT_MAX_TURNS, prepare  # noqa: E402
 from cardtool.sim.runner import run  # noqa: E402
+from cardtool.sim.stream import GamesFile  # noqa: E402
+
+import sim_scaling  # noqa: E402  (benchmarks/sim_scaling.py: --scaling, --memory, --cluster)
 
 
 def shipped_deck(game: str):
@@ -56,7 +67,8 @@ def engine_rate(plugin, deck, players: int, mode: str, bot: str, seconds: float)
 
 def sim_rate(deck, players: int, mode: str, bot: str, games: int, jobs: int) -> float:
     setup = prepare(deck, games=games, players=players, mode=mode, bots=bot, seed=1)
-    return run(setup, jobs).games_per_second
+    with tempfile.TemporaryDirectory() as folder, GamesFile(Path(folder) / "games.jsonl") as sink:
+        return run(setup, jobs, sink=sink).games_per_second
 
 
 def _rate(games_per_second: float) -> str:
@@ -69,9 +81,13 @@ def main() -> int:
     parser.add_argument("--game", help="only this game")
     parser.add_argument("--bot", help="only this bot")
     parser.add_argument("--mode", help="only this mode")
+    sim_scaling.add_arguments(parser)
     args = parser.parse_args()
     cores = os.cpu_count() or 1
-    print(f"cardtool simulation benchmark: {cores} core(s), Python {sys.version.split()[0]}")
+    if sim_scaling.wanted(args):
+        return sim_scaling.main(args, shipped_deck("symbiosis"))
+    print(f"cardtool simulation benchmark: {cores} core(s), Python {sys.version.split()[0]}, "
+          f"{sim_scaling.load()}")
     print(f"{'game':<11} {'mode':<9} {'players':>7} {'bot':<8} {'play':>9} {'sim 1':>9} {f'sim {cores}':>9}  (games/s)")
     for name, plugin in GAMES.items():
         if args.game and name != args.game:

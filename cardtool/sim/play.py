@@ -44,18 +44,22 @@ class Batch:
 
 def play_game(setup: Setup, index: int) -> SimRecord:
     """Play and record game `index` of a setup."""
-    plugin = simulated_game(setup.deck)
+    return _play(simulated_game(setup.deck), setup, index)
+
+
+def play_range(setup: Setup, start: int, stop: int) -> list[SimRecord]:
+    """Games start..stop-1, as records."""
+    plugin = simulated_game(setup.deck)  # once per batch: its protocol checks cost a fair share of a quick game
+    return [_play(plugin, setup, index) for index in range(start, stop)]
+
+
+def _play(plugin, setup: Setup, index: int) -> SimRecord:
     seed = setup.game_seed(index)
     names = setup.bots_for(index)
     game = plugin.new_game(setup.deck, setup.players, setup.mode, seed)
     bots = make_bots(names, plugin.bots, game)  # each from its seat's public facts only
     state = play(game, bots, max_turns=setup.max_turns)
     return SimRecord.of(index, seed, names, state.is_over(), plugin.record(game, state))
-
-
-def play_range(setup: Setup, start: int, stop: int) -> list[SimRecord]:
-    """Games start..stop-1, as records."""
-    return [play_game(setup, index) for index in range(start, stop)]
 
 
 def play_batch(setup: Setup, which: int, start: int, stop: int, records: bool, lines: bool) -> Batch:

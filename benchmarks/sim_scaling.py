@@ -1,0 +1,256 @@
+"""The scaling parts of benchmarks/sim_bench.py: two processes against one, a long run's peak memory,
+and a throughput model measured on a local Dask cluster (issue 15 items 4, 5 and 6).
+
+Run through sim_bench.py (--scaling, --memory N, --cluster). Every figure is printed beside its
+target and the machine's load; measured on Symbiosis, four players, greedy bots, seed 1, records
+streamed to a games.jsonl in a temporary folder as `cardtool simulate` writes them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from cardtool.sim.config import prepare  # noqa: E402
+from cardtool.sim.runner import run  # noqa: E402
+from cardtool.sim.stream import GamesFile  # noqa: E402
+
+SCALING_TARGET = 1.85  # two processes against one (issue 15 item 5)
+MEMORY_TARGET_MB = 500  # 100,000 Symbiosis games (issue 15 item 4)
+MEMORY_TARGET_GAMES = 100_000
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--scaling", action="store_true", help="2 processes against 1, side by side")
+    parser.add_argument("--scaling-games", type=int, default=3000, metavar="N", help="games per scaling run")
+    parser.add_argument("--rounds", type=int, default=3, help="scaling: rounds of one run each")
+    parser.add_argument("--memory", type=int, metavar="GAMES",
+                        help=f"peak memory of a streamed run of GAMES games (the target is for {MEMORY_TARGET_GAMES:,})")
+    parser.add_argument("--memory-ways", default="runner,command", metavar="WAYS",
+                        help="memory: runner (streaming and the one-pass analysis), command (cardtool simulate), or both")
+    parser.add_argument("--cluster", action="store_true", help="throughput model on a local Dask cluster")
+    parser.add_argument("--cluster-games", type=int, default=1024, metavar="N", help="games per cluster run")
+
+
+def wanted(args) -> bool:
+    return args.scaling or args.memory is not None or args.cluster
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def main(args, deck) -> int:
+    print(f"cardtool simulation scaling: {os.cpu_count()} core(s), Python {sys.version.split()[0]}")
+    if args.scaling:
+        scaling(deck, args.scaling_games, args.rounds)
+    if args.memory is not None:
+        memory(args.memory, args.memory_ways.split(","))
+    if args.cluster:
+        cluster_model(deck, args.cluster_games)
+    return 0
+
+
+def streamed(setup, folder: Path, **options) -> tuple[float, str]:
+    """Seconds for the run, and a hash of its games.jsonl (the same seeds must give the same bytes)."""
+    path = folder / "games.jsonl"
+    started = time.perf_counter()
+    with GamesFile(path) as sink:
+        run(setup, sink=sink, **options)
+    seconds = time.perf_counter() - started
+    return seconds, hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# -- two processes against one
+
+def scaling(deck, games: int, rounds: int) -> None:
+    setup = prepare(deck, games=games, players=4, bots="greedy", seed=1)
+    print(f"\nTwo processes against one: {games} games a run (Symbiosis, 4 players, greedy), runs alternated")
+    ratios = []
+    with tempfile.TemporaryDirectory() as folder:
+        for round_ in range(1, rounds + 1):
+            before = load()
+            one, hash_one = streamed(setup, Path(folder), jobs=1)
+            two, hash_two = streamed(setup, Path(folder), jobs=2)
+            ratios.append(one / two)
+            same = "same games.jsonl" if hash_one == hash_two else "DIFFERENT games.jsonl"
+            print(f"  round {round_}: 1 process {games / one:,.0f} games/s, 2 processes {games / two:,.0f} games/s, "
+                  f"ratio {one / two:.2f}x, {same}; {before} -> {load()}", flush=True)
+    print(f"two processes / one: median {statistics.median(ratios):.2f}x, best {max(ratios):.2f}x "
+          f"(target >= {SCALING_TARGET}x); {load()}")
+
+
+# -- peak memory
+
+def memory(games: int, ways: list[str]) -> None:
+    """Each way of running is measured in a fresh process (its peak is its own)."""
+    print(f"\nPeak memory of {games:,} streamed Symbiosis games (4 players, greedy, every core)")
+    for way in ways:
+        before = load()
+        out = subprocess.run([sys.executable, __file__, "--memory-child", str(games), way],
+                             capture_output=True, text=True, cwd=ROOT)
+        if out.returncode != 0:
+            print(f"  {way}: failed ({out.returncode}): {out.stderr.strip()[-600:]}")
+            continue
+        figures = json.loads(out.stdout.strip().splitlines()[-1])
+        verdict = "" if games == MEMORY_TARGET_GAMES else f" (the target is for {MEMORY_TARGET_GAMES:,} games)"
+        together = (f"{figures['pss_mb']:.0f} MB" if figures["pss_mb"] else "not sampled (no /proc)")
+        print(f"  {way:<8} {figures['seconds']:7.1f} s, {games / figures['seconds']:,.0f} games/s; peak of parent and "
+              f"workers together (PSS, sampled every 0.1 s): {together} (target < {MEMORY_TARGET_MB} MB){verdict}; "
+              f"peak RSS parent {figures['parent_mb']:.0f} MB, largest worker {figures['worker_mb']:.0f} MB; "
+              f"games.jsonl {figures['file_mb']:.0f} MB; {before} -> {load()}", flush=True)
+    print("  runner: the runner streaming to games.jsonl, then the one-pass analysis reading it back;\n"
+          "  command: `cardtool simulate` end to end (report.html and report.pdf included).\n"
+          "  PSS shares a page a forked worker has in common with the parent between them, so the sum counts\n"
+          "  each page once; the RSS figures count shared pages in each process.")
+
+
+class _PeakPss:
+    """The largest sum of proportional set sizes of this process and its children, sampled in a thread."""
+
+    def __init__(self, every: float = 0.1):
+        import threading
+
+        self.peak_kb, self.every = 0, every
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def __enter__(self):
+        if Path("/proc/self/smaps_rollup").exists():
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._done.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def _watch(self) -> None:
+        while not self._done.wait(self.every):
+            self.peak_kb = max(self.peak_kb, sum(_pss_kb(pid) for pid in _tree(os.getpid())))
+
+
+def _tree(pid: int) -> list[int]:
+    pids, index = [pid], 0
+    while index < len(pids):
+        for task in Path(f"/proc/{pids[index]}/task").glob("*"):
+            try:
+                pids.extend(int(child) for child in (task / "children").read_text().split())
+            except OSError:
+                pass
+        index += 1
+    return pids
+
+
+def _pss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _memory_child(games: int, way: str) -> None:
+    from cardtool.deck.loader import load_deck
+
+    with tempfile.TemporaryDirectory() as folder, _PeakPss() as pss:
+        started = time.perf_counter()
+        if way == "runner":
+            from cardtool.sim.analysis import Spec, analyse
+            from cardtool.sim.config import simulated_game
+            from cardtool.sim.stream import read_records
+
+            deck = load_deck(ROOT / "decks" / "symbiosis")
+            setup = prepare(deck, games=games, players=4, bots="greedy", seed=1)
+            with GamesFile(Path(folder) / "games.jsonl") as sink:
+                result = run(setup, sink=sink)
+            assert result.games == games
+            analysis = analyse(read_records(Path(folder) / "games.jsonl"), Spec.of(simulated_game(deck), deck))
+            assert sum(side.win.n for side in analysis.sides[:1]) == games
+        else:
+            import contextlib
+            import io
+
+            from cardtool.cli import main
+
+            with contextlib.redirect_stdout(io.StringIO()):
+                code = main(["simulate", str(ROOT / "decks" / "symbiosis"), "--games", str(games), "--players", "4",
+                             "--seed", "1", "--out", folder])
+            assert code == 0, code
+        seconds = time.perf_counter() - started
+        size = (Path(folder) / "games.jsonl").stat().st_size
+    kb = 1 if sys.platform != "darwin" else 1 / 1024  # ru_maxrss is KB on Linux, bytes on macOS
+    print(json.dumps({"seconds": seconds, "jobs": os.cpu_count() or 1, "file_mb": size / 2**20,
+                      "pss_mb": pss.peak_kb / 1024,
+                      "parent_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * kb / 1024,
+                      "worker_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * kb / 1024}))
+
+
+# -- a throughput model on a local Dask cluster
+
+def cluster_model(deck, games: int, workers: int = 2) -> None:
+    """Time `games` games on a cluster of `workers` one-thread worker processes at several batch sizes
+    and fit  seconds = start + games * (t + o / batch) / workers:  t the time a game takes a worker
+    core, o the overhead of one task (scheduling, moving its result, the client writing it)."""
+    from distributed import LocalCluster
+
+    setup = prepare(deck, games=games, players=4, bots="greedy", seed=1)
+    print(f"\nThroughput model: {games} games a run on a local Dask cluster of {workers} worker processes "
+          f"(1 thread each; the scheduler and this client share the same {os.cpu_count()} cores)")
+    with tempfile.TemporaryDirectory() as folder, LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+            silence_logs=logging.ERROR) as cluster:
+        address = cluster.scheduler_address
+        tiny = prepare(deck, games=workers, players=4, bots="greedy", seed=1)
+        streamed(tiny, Path(folder), scheduler=address, batch=1)  # the workers import cardtool once
+        start = statistics.median(streamed(tiny, Path(folder), scheduler=address, batch=1)[0] for _ in range(3))
+        local_seconds, reference = streamed(setup, Path(folder), jobs=1)
+        print(f"  one local process: {games / local_seconds:,.0f} games/s; a {workers}-game cluster run "
+              f"(connect, send the deck, {workers} tasks): {start:.2f} s; {load()}")
+        points = []
+        for batch in (1, 2, 4, 8, 16, 64, 256):
+            seconds, digest = streamed(setup, Path(folder), scheduler=address, batch=batch)
+            tasks = math.ceil(games / batch)
+            points.append((1 / batch, workers * (seconds - start) / games))
+            same = "same games.jsonl as local" if digest == reference else "DIFFERENT games.jsonl"
+            print(f"  batch {batch:>3}: {tasks:>5} tasks, {seconds:6.2f} s, {games / seconds:6,.0f} games/s, "
+                  f"{games / seconds / workers:5,.0f} per worker core; {same}; {load()}", flush=True)
+    t, o = _line(points)
+    best = min((1, 2, 4, 8, 16, 64, 256), key=lambda b: t + o / b if b <= games / (4 * workers) else math.inf)
+    print(f"  fit: a game takes a worker core t = {1e3 * t:.2f} ms ({1 / t:,.0f} games/s per worker core), a task "
+          f"costs o = {1e3 * o:.2f} ms; at batch b a core plays 1 / (t + o/b) games/s")
+    print(f"  best batch here: {best} (overhead o/b = {100 * o / best / t:.1f}% of a game); the runner's default is "
+          f"games / (16 x worker threads), at most 250")
+    for cores, n in ((100, 100_000), (100, 1_000_000)):
+        size = max(1, min(250, n // (cores * 16)))
+        rate = cores / (t + o / size)
+        print(f"  model for {cores} cores, {n:,} games (default batch {size}): about {rate:,.0f} games/s, "
+              f"{start + n / rate:,.0f} s, if the scheduler keeps up with {rate / size:,.0f} tasks/s and the client "
+              f"with the results (derived from the fit, not measured)")
+
+
+def _line(points: list[tuple[float, float]]) -> tuple[float, float]:
+    """Least squares y = a + b x."""
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    slope = sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x in xs)
+    return my - slope * mx, slope
+
+
+if __name__ == "__main__" and len(sys.argv) == 4 and sys.argv[1] == "--memory-child":
+    _memory_child(int(sys.argv[2]), sys.argv[3])
