@@ -27,13 +27,6 @@ BEFORE_GAMES = (
                 "print a deck's composition: counts by kind, and by biome and trophic role for Ecologies"),
     CommandSpec("diff", f"{_PACKAGE}.diff",
                 "print what changed between two versions of a deck: cards, fields, food-web links, healthy webs"),
-    # Until they move into their games' packages (games/<game>/commands/):
-    CommandSpec("foodweb", f"{_PACKAGE}.foodweb", "print food-web statistics, a healthy witness web and table "
-                "pictures for each biome (Ecologies)"),
-    CommandSpec("arrange", f"{_PACKAGE}.arrange", "arrange organisms in one Ecologies food web: a role each, the "
-                "rows, healthy or why a card cannot be fed"),
-    CommandSpec("score", f"{_PACKAGE}.score",
-                "score a table position written as YAML and print the breakdown per column and per card"),
 )
 #: ... and after them.
 AFTER_GAMES = (

@@ -2,13 +2,13 @@
 the previous build's in build/<deck-id>/ only when all steps succeeded, so a failed build leaves the
 previous outputs whole (what other commands or people put there, such as sim/, is kept: render.output).
 
-The steps are the STEPS tuple below, in order; adding a step is adding one Step there. A step gets the build context and returns the files it wrote, each with a title for
+The steps are the STEPS tuple below, in order, with the deck's game's own steps (its plugin's
+build_steps, e.g. Ecologies' food-web report) after validation; adding a step is adding one Step there. A step gets the build context and returns the files it wrote, each with a title for
 index.html.
 """
 
 from __future__ import annotations
 
-import json
 import shlex
 import time
 from collections.abc import Callable
@@ -97,21 +97,21 @@ def _validate(ctx: Context) -> tuple[list[Output], str]:
     return [Output("validation.txt", "Validation report")], f"valid, {warnings} warning(s)"
 
 
-def _foodweb(ctx: Context) -> tuple[list[Output], str]:
-    from cardtool.games.ecologies import web_report
-    from cardtool.games.ecologies.render.foodweb_svg import render_svg
+def game_steps(deck: Deck) -> list[Step]:
+    """The steps the deck's game adds (cardtool.games.plugin.HasBuildSteps), run after validation."""
+    from cardtool.games import get
+    from cardtool.games.plugin import HasBuildSteps
 
-    deck = ctx.deck
-    (ctx.folder / "foodweb.txt").write_text("\n".join(web_report.text(deck, code) for code in deck.biome_codes),
-                                            encoding="utf-8")
-    (ctx.folder / "foodweb.json").write_text(
-        json.dumps({code: web_report.summary(deck, code) for code in deck.biome_codes}, indent=2), encoding="utf-8")
-    outputs = [Output("foodweb.txt", "Food-web report"), Output("foodweb.json", "Food-web report (JSON)")]
-    (ctx.folder / "foodweb").mkdir()
-    for code in deck.biome_codes:
-        (ctx.folder / "foodweb" / f"{code}.svg").write_text(render_svg(deck, code), encoding="utf-8")
-        outputs.append(Output(f"foodweb/{code}.svg", f"Food web of {deck.biome(code).name}"))
-    return outputs, f"{len(deck.biome_codes)} biomes"
+    plugin = get(deck.game)
+    return [_game_step(step) for step in (plugin.build_steps if isinstance(plugin, HasBuildSteps) else ())]
+
+
+def _game_step(step) -> Step:
+    def run(ctx: Context) -> tuple[list[Output], str]:
+        outputs, message = step.run(ctx.deck, ctx.folder)
+        return [Output(o.path, o.title, o.note) for o in outputs], message
+
+    return Step(step.name, step.title, run)
 
 
 def _cards(ctx: Context) -> tuple[list[Output], str]:
@@ -177,9 +177,7 @@ def _simulation(ctx: Context) -> tuple[list[Output], str]:
 
 
 STEPS: tuple[Step, ...] = (
-    Step("validate", "Validate the deck", _validate),
-    Step("foodweb", "Food-web report", _foodweb,
-         skip=lambda ctx: None if ctx.deck.game == "ecologies" else f"not for {ctx.deck.game} decks"),
+    Step("validate", "Validate the deck", _validate),  # then the game's own steps (game_steps)
     Step("cards", "Print-and-play cards", _cards),
     Step("images", "Card images", _images),
     Step("rulebook", "Rulebook", _rulebook),
@@ -206,7 +204,9 @@ def _build(deck_path: Path, options: BuildOptions, out: Path | None, report: Cal
     results = []
     with staged_dir(out, reads=(Path(deck_path),), command="build") as folder:  # only cardtool's files replaced
         ctx = Context(Path(deck_path), options, folder)
-        for step in STEPS:
+        steps = list(STEPS)
+        while steps:
+            step = steps.pop(0)
             reason = step.skip(ctx) if ctx.deck is not None else None
             if reason is not None:
                 results.append(StepResult(step.name, step.title, "skipped", message=reason))
@@ -217,6 +217,8 @@ def _build(deck_path: Path, options: BuildOptions, out: Path | None, report: Cal
             seconds = time.perf_counter() - step_started
             results.append(StepResult(step.name, step.title, "done", tuple(outputs), message, seconds))
             report(f"{step.name}: {message} ({seconds:.1f} s)")
+            if step is STEPS[0]:  # validated: the deck's game is known
+                steps[:0] = game_steps(ctx.deck)
         (folder / "index.html").write_text(index_html(ctx.deck, results), encoding="utf-8")
     return BuildResult(Path(out), tuple(results), time.perf_counter() - started)
 

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from cardtool.deck.source import DeckSource
-from cardtool.games.plugin import GameRecord
+from cardtool.games.plugin import CommandSpec, GameRecord
 from cardtool.games.ecologies import records
 from cardtool.games.ecologies.bots import BOTS
 from cardtool.games.ecologies.build import build
@@ -35,6 +35,12 @@ class EcologiesPlugin:
     impact_event = records.IMPACT_EVENT
     choice_event = records.CHOICE_EVENT
     end_reasons = records.END_REASONS
+    commands = (
+        CommandSpec("foodweb", "cardtool.games.ecologies.commands.foodweb", "print food-web statistics, a healthy "
+                    "witness web and table pictures for each biome (Ecologies)"),
+        CommandSpec("arrange", "cardtool.games.ecologies.commands.arrange", "arrange organisms in one Ecologies "
+                    "food web: a role each, the rows, healthy or why a card cannot be fed"),
+    )
 
     def check_source(self, source: DeckSource, report: Report) -> None:
         check_references(source, report)
@@ -50,7 +56,7 @@ class EcologiesPlugin:
         return build(source)
 
     def check_deck(self, deck: EcologiesDeck, source: DeckSource, report: Report) -> None:
-        from cardtool.checks.foodweb import check_food_webs
+        from cardtool.games.ecologies.checks import check_food_webs
 
         check_food_webs(deck, source, report)
 
@@ -79,6 +85,12 @@ class EcologiesPlugin:
         ]
 
     # -- printing (cardtool.games.plugin.DrawsCards, WritesRulebook)
+
+    @property
+    def build_steps(self):
+        from cardtool.games.ecologies.render.build_steps import FOODWEB
+
+        return (FOODWEB,)
 
     def faces(self, deck):
         from cardtool.games.ecologies.render.faces import EcologiesFaces

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cardtool.deck.source import DeckSource
-from cardtool.games.plugin import GameRecord
+from cardtool.games.plugin import CommandSpec, GameRecord
 from cardtool.games.symbiosis import records
 from cardtool.games.symbiosis.bots import BOTS
 from cardtool.games.symbiosis.engine import SymbiosisGame, SymbiosisState
@@ -36,6 +36,8 @@ class SymbiosisPlugin:
     impact_event = records.IMPACT_EVENT
     choice_event = records.CHOICE_EVENT
     end_reasons = records.END_REASONS
+    commands = (CommandSpec("score", "cardtool.games.symbiosis.commands.score", "score a table position written "
+                            "as YAML and print the breakdown per column and per card"),)
 
     def check_source(self, source: DeckSource, report: Report) -> None:
         seasons = self._defined(source, "seasons", report)

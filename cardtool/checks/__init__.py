@@ -1,1 +1,0 @@
-"""Deck-level checks that a schema cannot express (food webs)."""
