@@ -22,7 +22,9 @@ examples:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("what", choices=("deck", "expansion"), help="a new deck, or an expansion of a base deck")
     parser.add_argument("name", metavar="NAME", help="the deck's name; its id and folder are made from it")
-    parser.add_argument("--game", choices=("ecologies", "symbiosis"), help="for a new deck: the game it plays")
+    from cardtool.games import GAMES
+
+    parser.add_argument("--game", choices=list(GAMES), help="for a new deck: the game it plays")
     parser.add_argument("--base", metavar="DECK", help="for an expansion: the base deck folder it extends")
     parser.add_argument("--dir", metavar="DIR", type=Path, default=Path("decks"),
                         help="where to create the deck folder (default decks/)")
@@ -36,7 +38,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--dir {args.dir} is inside the deck folder {around}; a new deck goes beside it, "
                          "not inside it")
     if args.what == "deck" and not args.game:
-        raise UsageError("a new deck needs --game ecologies or --game symbiosis")
+        from cardtool.games import GAMES
+
+        raise UsageError("a new deck needs --game " + " or --game ".join(GAMES))
     if args.what == "expansion" and not args.base:
         raise UsageError("a new expansion needs --base DECK, the deck it extends")
     try:

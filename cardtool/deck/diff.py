@@ -1,4 +1,8 @@
-"""What changed between two versions of a deck, as a changelog a designer can paste."""
+"""What changed between two versions of a deck, as a changelog a designer can paste.
+
+Game-neutral: cards added, removed and changed field by field; a game adds its own sections through its
+plugin (cardtool.games.plugin.DiffsDecks, e.g. food-web links) and may word its own values (ShowsValues).
+"""
 
 from __future__ import annotations
 
@@ -21,36 +25,40 @@ _SKIP = {"id", "kind"}
 
 @dataclass
 class DeckDiff:
-    """Cards added, removed and changed field by field; for Ecologies, links and healthy witnesses."""
+    """Cards added, removed and changed field by field, and the game's own sections (its plugin's)."""
 
     old: str
     new: str
     added: list[Card] = field(default_factory=list)
     removed: list[Card] = field(default_factory=list)
     changed: list[tuple[str, list[tuple[str, str, str]]]] = field(default_factory=list)
-    links_gained: list[tuple[str, str]] = field(default_factory=list)  # (prey, predator)
-    links_lost: list[tuple[str, str]] = field(default_factory=list)
-    witnesses: list[tuple[str, dict | None, dict | None]] = field(default_factory=list)
+    sections: list = field(default_factory=list)  # cardtool.games.plugin.DiffSection, from the game
 
     @property
     def empty(self) -> bool:
-        return not (self.added or self.removed or self.changed or self.links_gained or self.links_lost
-                    or self.witnesses)
+        return not (self.added or self.removed or self.changed or any(s.lines for s in self.sections))
 
 
-def show(value: object) -> str:
-    """A field value as a person reads it."""
+def show(value: object, game=None) -> str:
+    """A field value as a person reads it (the game's own way first, when its plugin has one)."""
+    shown = game.show_value(value) if game is not None else None
+    if shown is not None:
+        return shown
     if isinstance(value, Fraction):
-        from cardtool.games.ecologies.model import format_vp
-
-        return format_vp(value)
+        return str(value)
     if isinstance(value, tuple):
-        return "[" + ", ".join(show(v) for v in value) + "]"
+        return "[" + ", ".join(show(v, game) for v in value) + "]"
     if dataclasses.is_dataclass(value):
-        parts = [f"{f.name}: {show(getattr(value, f.name))}" for f in dataclasses.fields(value)
+        parts = [f"{f.name}: {show(getattr(value, f.name), game)}" for f in dataclasses.fields(value)
                  if getattr(value, f.name) not in (None, (), "", False) and getattr(value, f.name) != f.default]
         return "{" + ", ".join(parts) + "}"
     return "" if value is None else str(value)
+
+
+def _plugin(deck: Deck):
+    from cardtool.games import get
+
+    return get(deck.game)
 
 
 def diff_decks(old: Deck, new: Deck) -> DeckDiff:
@@ -59,38 +67,26 @@ def diff_decks(old: Deck, new: Deck) -> DeckDiff:
     after = {c.id: c for c in new.cards}
     result.added = [c for cid, c in after.items() if cid not in before]
     result.removed = [c for cid, c in before.items() if cid not in after]
+    from cardtool.games.plugin import DiffsDecks, ShowsValues
+
+    game = _plugin(new)
+    shows = game if isinstance(game, ShowsValues) else None
     for cid, card in after.items():
         if cid in before:
-            changes = _field_changes(before[cid], card)
+            changes = _field_changes(before[cid], card, shows)
             if changes:
                 result.changed.append((cid, changes))
-    _ecology_changes(old, new, result)
+    if old.game == new.game and isinstance(game, DiffsDecks):
+        result.sections = list(game.diff_sections(old, new))
     return result
 
 
-def _field_changes(old: Card, new: Card) -> list[tuple[str, str, str]]:
+def _field_changes(old: Card, new: Card, game=None) -> list[tuple[str, str, str]]:
     names = [f.name for f in dataclasses.fields(new) if f.name not in _SKIP]
     if type(old) is not type(new):
         return [("kind", old.kind, new.kind)]
-    return [(name, show(getattr(old, name)), show(getattr(new, name))) for name in names
+    return [(name, show(getattr(old, name), game), show(getattr(new, name), game)) for name in names
             if getattr(old, name) != getattr(new, name)]
-
-
-def _ecology_changes(old: Deck, new: Deck, result: DeckDiff) -> None:
-    from cardtool.games.ecologies.model import EcologiesDeck
-    from cardtool.games.ecologies.webs import find_witness
-
-    if not (isinstance(old, EcologiesDeck) and isinstance(new, EcologiesDeck)):
-        return
-    links_old = {(prey, o.id) for o in old.organisms for prey in o.eats}
-    links_new = {(prey, o.id) for o in new.organisms for prey in o.eats}
-    result.links_gained = sorted(links_new - links_old)
-    result.links_lost = sorted(links_old - links_new)
-    for code in dict.fromkeys(old.biome_codes + new.biome_codes):
-        before = find_witness(old, code) if code in old.biome_codes else None
-        after = find_witness(new, code) if code in new.biome_codes else None
-        if before != after:
-            result.witnesses.append((code, before, after))
 
 
 def to_markdown(d: DeckDiff) -> str:
@@ -107,16 +103,9 @@ def to_markdown(d: DeckDiff) -> str:
             lines.append(f"- `{cid}`: " + "; ".join(f"{name} {old or '(none)'} → {new or '(none)'}"
                                                      for name, old, new in changes))
         lines.append("")
-    if d.links_gained or d.links_lost:
-        lines += ["### Food-web links", ""]
-        lines += [f"- gained: `{pred}` eats `{prey}`" for prey, pred in d.links_gained]
-        lines += [f"- lost: `{pred}` no longer eats `{prey}`" for prey, pred in d.links_lost]
-        lines.append("")
-    if d.witnesses:
-        lines += ["### Biomes whose healthy web changed", ""]
-        for code, before, after in d.witnesses:
-            lines.append(f"- {code}: {_witness(before)} → {_witness(after)}")
-        lines.append("")
+    for section in d.sections:
+        if section.lines:
+            lines += [f"### {section.title}", "", *section.lines, ""]
     return "\n".join(lines)
 
 
@@ -127,20 +116,12 @@ def to_json(d: DeckDiff) -> dict:
         "removed": [{"id": c.id, "kind": c.kind, "name": c.name, "count": c.count} for c in d.removed],
         "changed": [{"id": cid, "fields": [{"field": n, "old": o, "new": v} for n, o, v in changes]}
                     for cid, changes in d.changed],
-        "links_gained": [{"prey": p, "predator": q} for p, q in d.links_gained],
-        "links_lost": [{"prey": p, "predator": q} for p, q in d.links_lost],
-        "witnesses": [{"biome": code, "old": before, "new": after} for code, before, after in d.witnesses],
+        **{key: value for section in d.sections for key, value in section.json.items()},
     }
 
 
 def _copies(card: Card) -> str:
     return f", {card.count} copies" if card.count > 1 else ""
-
-
-def _witness(witness: dict | None) -> str:
-    if witness is None:
-        return "cannot be healthy"
-    return ", ".join(f"{role} {oid}" for role, oid in witness.items())
 
 
 @contextmanager

@@ -20,6 +20,7 @@ from cardtool.deck.source import CardEntry, DeckSource, relative
 from cardtool.deck.yamlsource import SourceDoc, load_yaml
 from cardtool.errors import DeckError
 from cardtool.report import Location, Report
+from cardtool.suggest import did_you_mean
 
 MANIFEST = "deck.yaml"
 ICONS = "icons"  # a deck's own icons, replacing the shipped ones of the same name (render/context.py)
@@ -115,6 +116,13 @@ def _read_own(path: Path, report: Report) -> DeckSource | None:
     if not report.ok:
         return None
     manifest = _manifest(manifest_doc)
+    if manifest.game not in GAMES:  # the registry, not the schema, knows which games are installed
+        games = list(GAMES)
+        report.error("bad-value", f"'game': text '{manifest.game}' is not one of: {', '.join(games)}",
+                     location=manifest_doc.locate(("game",)),
+                     hint=did_you_mean(manifest.game, games) or "a game installed as a plugin is listed by "
+                                                                "'pip show' (see docs/plugins.md)")
+        return None
     game = GAMES[manifest.game]
     source = DeckSource(manifest, manifest_doc)
     _check_rulebook(manifest, manifest_doc, report)

@@ -1,4 +1,8 @@
-"""`cardtool new`: a valid, commented deck or expansion folder to start from."""
+"""`cardtool new`: a valid, commented deck or expansion folder to start from.
+
+Game-neutral: the files of a game's deck come from its plugin (cardtool.games.plugin.Scaffolds);
+here the folder is named, written at once, and never over an existing one.
+"""
 
 from __future__ import annotations
 
@@ -12,15 +16,6 @@ from cardtool.deck.loader import load_deck
 from cardtool.errors import UsageError
 from cardtool.render.environment import render
 
-SEASONS = (
-    dict(id="spring", name="Spring", colour_name="pink", colour="#f29bc1"),
-    dict(id="summer", name="Summer", colour_name="yellow", colour="#f2c94c"),
-    dict(id="autumn", name="Autumn", colour_name="orange", colour="#e07b39"),
-    dict(id="winter", name="Winter", colour_name="blue", colour="#6fa8dc"),
-)
-ANIMALS = (dict(id="frog", name="Frog", plural=""), dict(id="snail", name="Snail", plural=""),
-           dict(id="dragonfly", name="Dragonfly", plural="Dragonflies"), dict(id="fish", name="Fish", plural="Fish"))
-
 
 def slug(name: str) -> str:
     """A deck id from a name: 'Frozen and Deep' -> 'frozen-and-deep'."""
@@ -30,68 +25,42 @@ def slug(name: str) -> str:
     return text
 
 
+def _scaffolds(game: str):
+    """The game's plugin, which must know how to start a deck (cardtool.games.plugin.Scaffolds)."""
+    from cardtool.games import get
+    from cardtool.games.plugin import Scaffolds
+
+    plugin = get(game)
+    if not isinstance(plugin, Scaffolds):
+        raise UsageError(f"{plugin.title} has no deck to start from: its plugin has no scaffold_deck() "
+                         "(see docs/plugins.md); copy one of its example decks instead")
+    return plugin
+
+
 def new_deck(name: str, game: str, parent: Path) -> Path:
     """Write a new deck folder for `game` under parent; returns its path."""
+    plugin = _scaffolds(game)
     deck_id = slug(name)
     folder = parent / deck_id
     context = dict(id=deck_id, name=name, folder=folder, schema_root=_schema_root(folder))
-    if game == "ecologies":
-        files = {f: render(f"scaffold/ecologies/{f}.j2", **context)
-                 for f in ("deck.yaml", "biomes.yaml", "organisms.yaml", "factors.yaml")}
-    else:
-        context.update(seasons=SEASONS, animals=ANIMALS, cards=_symbiosis_cards())
-        files = {f: render(f"scaffold/symbiosis/{f}.j2", **context) for f in ("deck.yaml", "pond-life.yaml", "cards.yaml")}
-    _write_folder(folder, files)
+    _write_folder(folder, plugin.scaffold_deck(name, context))
     return folder
 
 
 def new_expansion(name: str, base: Path, parent: Path) -> Path:
     """Write a new expansion of the deck at `base` under parent; returns its path."""
     base_deck = load_deck(base)
+    plugin = _scaffolds(base_deck.game)
     deck_id = slug(name)
     folder = parent / deck_id
     base_ref = os.path.relpath(Path(base).resolve(), (parent / deck_id).resolve())
-    game = base_deck.game
-    context = dict(id=deck_id, name=name, folder=folder, schema_root=_schema_root(folder), game=game,
-                   base_name=base_deck.manifest.name, base_ref=base_ref, prefix=deck_id.split("-")[0])
-    if game == "ecologies":
-        from cardtool.games.ecologies.model import format_vp
-        from cardtool.games.ecologies.webs import find_witness
-
-        biome, witness = next(((code, w) for code in base_deck.biome_codes
-                               if (w := find_witness(base_deck, code)) is not None), (None, None))
-        if witness is None:
-            raise UsageError(f"base deck {base} has no biome that can be healthy to build on")
-        example = base_deck.card(witness["C3"])
-        context.update(biome=biome, prey=[witness["C3"], witness["C2"]], example_id=example.id,
-                       example_field="vp", example_value=f'"{format_vp(example.vp + 1)}"')
-        cards = render("scaffold/expansion/ecologies-cards.yaml.j2", **context)
-    else:
-        first = base_deck.cards[0]
-        context.update(animal=first.animal, season=first.season, example_id=first.id, example_field="name",
-                       example_value=f'"{first.name} II"')
-        cards = render("scaffold/expansion/symbiosis-cards.yaml.j2", **context)
+    context = dict(id=deck_id, name=name, folder=folder, schema_root=_schema_root(folder), game=base_deck.game,
+                   base_name=base_deck.manifest.name, base_ref=base_ref, prefix=deck_id.split("-")[0],
+                   base_path=str(base))
+    extra, cards = plugin.scaffold_expansion(base_deck, context)
+    context.update(extra)
     _write_folder(folder, {"deck.yaml": render("scaffold/expansion/deck.yaml.j2", **context), "cards.yaml": cards})
     return folder
-
-
-def _symbiosis_cards() -> list[dict]:
-    """36 cards covering every Season x Animal pair and each scoring word, in a fixed order."""
-    cards = []
-    for i in range(36):
-        season, animal = SEASONS[i % 4], ANIMALS[(i // 4 + i) % 4]
-        kind = i % 3
-        if kind == 0:
-            scoring, label = f"{{rule: fixed, points: {2 + i % 5}}}", f"{2 + i % 5} Points"
-        elif kind == 1:
-            target = ANIMALS[(i + 1) % 4]
-            scoring, label = f"{{rule: per_animal, animal: {target['id']}, points: 2}}", f"Friend of {target['name']}"
-        else:
-            target = SEASONS[(i + 2) % 4]
-            scoring, label = f"{{rule: per_season, season: {target['id']}, points: 2}}", f"{target['name']} Lover"
-        cards.append(dict(id=f"card-{i + 1:02d}", name=f"{season['name']} {animal['name']}: {label}",
-                          animal=animal["id"], season=season["id"], scoring=scoring))
-    return cards
 
 
 def _schema_root(folder: Path) -> str:

@@ -84,6 +84,30 @@ class EcologiesPlugin:
             ("the project's own design, not the printed rulebook's (source: design)", designed(deck)),
         ]
 
+    # -- cardtool diff (cardtool.games.plugin.DiffsDecks, ShowsValues)
+
+    def diff_sections(self, old: EcologiesDeck, new: EcologiesDeck) -> list:
+        from cardtool.games.ecologies.diff import diff_sections
+
+        return diff_sections(old, new)
+
+    def show_value(self, value: object) -> str | None:
+        from cardtool.games.ecologies.diff import show_value
+
+        return show_value(value)
+
+    # -- cardtool new (cardtool.games.plugin.Scaffolds)
+
+    def scaffold_deck(self, name: str, context: dict) -> dict[str, str]:
+        from cardtool.games.ecologies import scaffold
+
+        return scaffold.scaffold_deck(name, context)
+
+    def scaffold_expansion(self, base, context: dict) -> tuple[dict, str]:
+        from cardtool.games.ecologies import scaffold
+
+        return scaffold.scaffold_expansion(base, context)
+
     # -- printing (cardtool.games.plugin.DrawsCards, WritesRulebook)
 
     @property

@@ -121,6 +121,18 @@ class SymbiosisPlugin:
                 ("cards by Season", dict(seasons)), ("cards by scoring rule", dict(rules)),
                 ("cards by source (rulebook: shown in the printed rules' worked example)", dict(by_source))]
 
+    # -- cardtool new (cardtool.games.plugin.Scaffolds)
+
+    def scaffold_deck(self, name: str, context: dict) -> dict[str, str]:
+        from cardtool.games.symbiosis import scaffold
+
+        return scaffold.scaffold_deck(name, context)
+
+    def scaffold_expansion(self, base, context: dict) -> tuple[dict, str]:
+        from cardtool.games.symbiosis import scaffold
+
+        return scaffold.scaffold_expansion(base, context)
+
     # -- printing (cardtool.games.plugin.DrawsCards, WritesRulebook)
 
     def faces(self, deck):
