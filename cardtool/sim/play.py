@@ -44,16 +44,7 @@ class Batch:
 
 def play_game(setup: Setup, index: int) -> SimRecord:
     """Play and record game `index` of a setup."""
-    return _play(simulated_game(setup.deck), setup, index)
-
-
-def play_range(setup: Setup, start: int, stop: int) -> list[SimRecord]:
-    """Games start..stop-1, as records."""
-    plugin = simulated_game(setup.deck)  # once per batch: its protocol checks cost a fair share of a quick game
-    return [_play(plugin, setup, index) for index in range(start, stop)]
-
-
-def _play(plugin, setup: Setup, index: int) -> SimRecord:
+    plugin = _plugin(setup)
     seed = setup.game_seed(index)
     names = setup.bots_for(index)
     game = plugin.new_game(setup.deck, setup.players, setup.mode, seed)
@@ -62,11 +53,30 @@ def _play(plugin, setup: Setup, index: int) -> SimRecord:
     return SimRecord.of(index, seed, names, state.is_over(), plugin.record(game, state))
 
 
+_LAST: list = [None, None]  # the last deck played and its plugin
+
+
+def _plugin(setup: Setup):
+    """The setup's game, looked up once per deck: its protocol checks cost a fair share of a quick game."""
+    if _LAST[0] is not setup.deck:
+        _LAST[:] = [setup.deck, simulated_game(setup.deck)]
+    return _LAST[1]
+
+
+def play_range(setup: Setup, start: int, stop: int) -> list[SimRecord]:
+    """Games start..stop-1, as records."""
+    return [play_game(setup, index) for index in range(start, stop)]
+
+
 def play_batch(setup: Setup, which: int, start: int, stop: int, records: bool, lines: bool) -> Batch:
     """Games start..stop-1 as one task: records if asked, games.jsonl lines if asked."""
-    played = play_range(setup, start, stop)
+    return make_batch(which, start, play_range(setup, start, stop), records, lines)
+
+
+def make_batch(which: int, start: int, played: list[SimRecord], records: bool, lines: bool) -> Batch:
+    """The batch of games start.. (as many as were played) of setup `which`."""
     text = "".join(json_line(record) for record in played) if lines else None
-    return Batch(which, start, stop, tuple(played) if records else None, text)
+    return Batch(which, start, start + len(played), tuple(played) if records else None, text)
 
 
 def json_line(record: SimRecord) -> str:

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from cardtool.errors import UsageError
 from cardtool.sim.config import Setup
 from cardtool.sim.ordering import Collector, Sink, Stop
-from cardtool.sim.play import Batch, Progress, chunks, play_batch, play_game, play_range  # noqa: F401 (re-exported)
+from cardtool.sim import play as playing
+from cardtool.sim.play import Batch, Progress, chunks, make_batch, play_batch, play_game, play_range  # noqa: F401
 from cardtool.sim.records import SimRecord
 
 
@@ -116,15 +117,21 @@ def _result(collector: Collector, which: int, interrupted: bool, seconds: float,
 
 
 def _run_here(setups, tasks, collector: Collector, tick: Progress) -> bool:
-    try:
-        for which, start, stop in tasks:
-            batch = play_batch(setups[which], which, start, stop, collector.wants_records, collector.wants_lines)
-            stopped = collector.add(batch)
-            tick(batch.games)
-            if stopped:
-                break
-    except KeyboardInterrupt:
-        return True
+    for which, start, stop in tasks:
+        played = []
+        try:
+            for index in range(start, stop):
+                played.append(playing.play_game(setups[which], index))
+        except KeyboardInterrupt:  # keep the games of the batch that finished
+            collector.add(make_batch(which, start, played, collector.wants_records, collector.wants_lines))
+            return True
+        stopped = collector.add(make_batch(which, start, played, collector.wants_records, collector.wants_lines))
+        try:
+            tick(len(played))
+        except KeyboardInterrupt:
+            return True
+        if stopped:
+            break
     return False
 
 
