@@ -31,6 +31,8 @@ HIDDEN: dict[str, Callable] = {
     "ecologies": lambda state: (tuple(tuple(sorted(hand)) for hand in state.hands), tuple(state.deck)),
     "symbiosis": lambda state: (tuple(c for c, up in zip(state.ponds, state.up) if not up),
                                 tuple(c for c, up in zip(state.river, state.river_up) if not up), state.box),
+    # the example plugin (examples/plugins/hedgerow, installed by `make test`)
+    "hedgerow": lambda state: (tuple(tuple(sorted(hand)) for hand in state.hands), tuple(state.pile)),
 }
 #: Decision points per game setup, and how many of them a (slow) search bot is asked about.
 POINTS, SEARCH_POINTS = 8, 3
@@ -39,8 +41,9 @@ PLAYABLE = {name: plugin for name, plugin in GAMES.items() if isinstance(plugin,
 
 @cache
 def shipped_deck(game: str):
-    """The first shipped deck of a game (decks/ in name order)."""
-    for folder in sorted(DECKS.iterdir()):
+    """The first shipped deck of a game (its plugin's decks_dir, then decks/, in name order)."""
+    own = getattr(GAMES[game], "decks_dir", None)
+    for folder in (sorted(own.iterdir()) if own else []) + sorted(DECKS.iterdir()):
         if (folder / "deck.yaml").exists():
             deck = load_deck(folder)
             if deck.game == game:
