@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import importlib
 import json
 
 import pytest
@@ -13,7 +12,7 @@ from cardtool.deck.loader import load_deck
 from cardtool.games import GAMES
 from cardtool.games.plugin import RecordsGames
 from cardtool.render.output import MANIFEST
-from cardtool.sim import balance_report, outputs, runner
+from cardtool.sim import balance_report, outputs, play
 from cardtool.sim.config import deck_hash
 from tests.conftest import DECKS
 
@@ -118,15 +117,14 @@ def test_a_failed_run_leaves_the_previous_outputs_whole(run_cli, tmp_path, monke
 
 def test_an_interrupted_run_reports_the_finished_games(run_cli, tmp_path, monkeypatch):
     monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")
-    playing = importlib.import_module(runner.play_range.__module__)  # where the runner's workers play a game
-    real = playing.play_game
+    real = play.play_game
 
     def play_until_ctrl_c(setup, index):
         if index == 30:
             raise KeyboardInterrupt
         return real(setup, index)
 
-    monkeypatch.setattr(playing, "play_game", play_until_ctrl_c)
+    monkeypatch.setattr(play, "play_game", play_until_ctrl_c)
     code, out, err = run_cli("simulate", DECKS / "symbiosis", "--games", "100", "--jobs", "1", "--seed", "2",
                              "--out", tmp_path)
     assert code == 130 and "interrupted" in err and "Traceback" not in err
@@ -287,14 +285,14 @@ def test_precision_out_of_reach_plays_the_most_games_allowed(run_cli, tmp_path, 
 
 def test_ctrl_c_during_a_run_with_precision_keeps_its_whole_rotations(run_cli, tmp_path, monkeypatch):
     monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")
-    real = runner.play_game
+    real = play.play_game
 
     def play_until_ctrl_c(setup, index):
         if index == 31:
             raise KeyboardInterrupt
         return real(setup, index)
 
-    monkeypatch.setattr(runner, "play_game", play_until_ctrl_c)
+    monkeypatch.setattr(play, "play_game", play_until_ctrl_c)
     code, out, err = run_cli("simulate", DECKS / "symbiosis", "--players", "3", "--precision", "2", "--jobs", "1",
                              "--seed", "2", "--out", tmp_path)
     assert code == 130 and "interrupted" in err and "Traceback" not in err

@@ -30,6 +30,7 @@ examples:
   cardtool simulate decks/symbiosis --games 100000 --scheduler tcp://10.0.0.5:8786   # on a Dask cluster
   cardtool simulate decks/ecologies-bizarre-biomes --games 2000 --players 4 --seed 1
   cardtool simulate decks/frozen-and-deep --games 1000 --players 3 --bots greedy,random --seed 2
+  cardtool simulate decks/ecologies-bizarre-biomes --lineups "greedy*2" "search*2" mixed --games 400 --seed 1
 Outputs (in --out, default build/<deck>/sim/): games.jsonl, summary.json, cards.csv, report.html, report.pdf.
 """
 EXIT_INTERRUPTED = 130
@@ -40,6 +41,14 @@ DEFAULT_PRECISION_GAMES = 100_000
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_deck_argument(parser, help="deck folder (or its deck.yaml)")
     add_simulation_arguments(parser)
+    parser.add_argument("--lineups", nargs="+", metavar="LINEUP",
+                        help="play every line-up in one run, under the same seeds, and add a robustness table: "
+                             "each finding (seat win rates against a fair share, flagged cards, biome health, game "
+                             "length) per line-up, robust when it has the same sign and is significant under every "
+                             "line-up, fragile otherwise. A line-up is bots in seat order, NAME*K for K seats "
+                             "(greedy*4, search*2,greedy*2); one without counts fills the seats; 'mixed' is the "
+                             "game's bots strongest first (search, greedy, random) repeated to fill the seats. "
+                             "Quote a word with * in it. Instead of --bots")
     parser.add_argument("--out", type=Path, metavar="DIR", help="where to write the outputs (default build/<deck>/sim/)")
 
 
@@ -149,6 +158,8 @@ def make_out_dir(out: Path, reads: tuple[Path, ...]) -> Path:
 def run(args: argparse.Namespace) -> int:
     deck = deck_from(args)
     seed = seed_of(args)
+    if getattr(args, "lineups", None):
+        return run_lineups(args, deck, seed)
     setup = setup_from(args, deck, seed)
     check_runner(args)
     out = make_out_dir(args.out or Path("build") / deck.manifest.id / "sim", (Path(args.deck),))
@@ -192,5 +203,58 @@ def run(args: argparse.Namespace) -> int:
     if result.interrupted:
         print(f"cardtool: interrupted; the {len(records)} finished games of {setup.games} are reported",
               file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0
+
+
+def run_lineups(args: argparse.Namespace, deck, seed: int) -> int:
+    """simulate --lineups: every line-up played under the same seeds, one report with its robustness table."""
+    from cardtool.sim import lineups
+    from cardtool.sim.lineup_report import LineupRun, lineup_files, terminal_table
+    from cardtool.sim.robustness import findings
+    from cardtool.sim.runner import run_together
+
+    if args.bots:
+        raise UsageError("--lineups and --bots exclude each other: name the bots in each line-up")
+    if args.precision is not None:
+        raise UsageError("--precision cannot be combined with --lineups yet: give --games")
+    games = args.games if args.games is not None else DEFAULT_GAMES
+    pairs = lineups.setups(deck, args.lineups, games=games, players=args.players, mode=args.mode, seed=seed,
+                           max_turns=args.max_turns, rotate=not args.fixed_seats)
+    check_runner(args)
+    out = make_out_dir(args.out or Path("build") / deck.manifest.id / "sim", (Path(args.deck),))
+    labels = [lineup.label for lineup, _ in pairs]
+    setups = tuple(setup for _, setup in pairs)
+    if args.scheduler:
+        results = [simulate(setup, args, f"{deck.manifest.id} {label}") for label, setup in zip(labels, setups)]
+    else:
+        where = f"in {min(check_jobs(args.jobs), sum(s.games for s in setups))} process(es)"
+        print(f"Playing {games} {setups[0].mode} games of {deck.manifest.id} for each of {len(setups)} line-ups, "
+              f"{setups[0].players} players ({'; '.join(labels)}), seed {seed}, {where}...", flush=True)
+        with progress_bar(sum(s.games for s in setups), deck.manifest.id) as tick:
+            results = run_together(setups, args.jobs, tick)
+    if not any(result.records for result in results):
+        print("cardtool: interrupted before any game finished; nothing written", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    plugin = simulated_game(deck)
+    spec = Spec.of(plugin, deck)
+    runs = [LineupRun(label, analyse(result.records, spec), config_json(setup, args.deck), run_json(result))
+            for label, setup, result in zip(labels, setups, results)]
+    with staged_dir(out, (Path(args.deck),), command="simulate") as stage:
+        write_outputs(stage, lineup_files(runs, [result.records for result in results]))
+
+    seconds = max(result.seconds for result in results)
+    print(f"{sum(r.analysis.games for r in runs)} games in {seconds:.1f} s.")
+    for r in runs:
+        print(f"Line-up {r.label} ({', '.join(r.config['bots'])}): {r.analysis.games} games; end reasons: "
+              f"{ending_counts(r.analysis)}.")
+        print("\n".join("  " + line for line in terminal_rates(r.analysis)))
+    print("\n".join(terminal_table(findings(labels, [r.analysis for r in runs]), labels)))
+    if args.seed is None:
+        print(f"(seed {seed}: add --seed {seed} to repeat this run)")
+    print(f"Report: {out / 'report.html'} (and report.pdf); data: games.jsonl (each line with its line-up), "
+          "summary.json, cards.csv")
+    if any(result.interrupted for result in results):
+        print("cardtool: interrupted; the finished games are reported", file=sys.stderr)
         return EXIT_INTERRUPTED
     return 0

@@ -83,6 +83,7 @@ def simulation_context(analysis: Analysis, config: Mapping, run: Mapping) -> dic
                                                                ("winners", [b.winners[c] for c in b.categories])],
                                                 ylabel=f"mean {name}")} for b in a.breakdowns],
         **_card_context(a),
+        "robustness": None, "runs": None, "lineup": "", "h": 2,  # one line-up: no robustness table (lineup_report)
     }
     return context
 
