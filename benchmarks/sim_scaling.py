@@ -66,12 +66,24 @@ def main(args, deck) -> int:
 
 def streamed(setup, folder: Path, **options) -> tuple[float, str]:
     """Seconds for the run, and a hash of its games.jsonl (the same seeds must give the same bytes)."""
+    seconds, digest, _ = streamed_cpu(setup, folder, **options)
+    return seconds, digest
+
+
+def streamed_cpu(setup, folder: Path, **options) -> tuple[float, str, float]:
+    """streamed(), and the CPU seconds this process and its (finished) worker processes spent."""
     path = folder / "games.jsonl"
+    cpu_before = _cpu()
     started = time.perf_counter()
     with GamesFile(path) as sink:
         run(setup, sink=sink, **options)
     seconds = time.perf_counter() - started
-    return seconds, hashlib.sha256(path.read_bytes()).hexdigest()
+    return seconds, hashlib.sha256(path.read_bytes()).hexdigest(), _cpu() - cpu_before
+
+
+def _cpu() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 # -- two processes against one
@@ -79,18 +91,25 @@ def streamed(setup, folder: Path, **options) -> tuple[float, str]:
 def scaling(deck, games: int, rounds: int) -> None:
     setup = prepare(deck, games=games, players=4, bots="greedy", seed=1)
     print(f"\nTwo processes against one: {games} games a run (Symbiosis, 4 players, greedy), runs alternated")
-    ratios = []
+    ratios, cpu_ratios = [], []
     with tempfile.TemporaryDirectory() as folder:
         for round_ in range(1, rounds + 1):
             before = load()
-            one, hash_one = streamed(setup, Path(folder), jobs=1)
-            two, hash_two = streamed(setup, Path(folder), jobs=2)
+            one, hash_one, cpu_one = streamed_cpu(setup, Path(folder), jobs=1)
+            two, hash_two, cpu_two = streamed_cpu(setup, Path(folder), jobs=2)
             ratios.append(one / two)
+            cpu_ratios.append(2 * cpu_one / cpu_two)
             same = "same games.jsonl" if hash_one == hash_two else "DIFFERENT games.jsonl"
             print(f"  round {round_}: 1 process {games / one:,.0f} games/s, 2 processes {games / two:,.0f} games/s, "
-                  f"ratio {one / two:.2f}x, {same}; {before} -> {load()}", flush=True)
+                  f"ratio {one / two:.2f}x, {same}; CPU per game {1e3 * cpu_one / games:.2f} ms and "
+                  f"{1e3 * cpu_two / games:.2f} ms (parent and workers); {before} -> {load()}", flush=True)
     print(f"two processes / one: median {statistics.median(ratios):.2f}x, best {max(ratios):.2f}x "
           f"(target >= {SCALING_TARGET}x); {load()}")
+    print(f"  from CPU time alone (2 x CPU per game with 1 process / with 2: what the ratio would be on two idle "
+          f"cores, before start-up and the last batch's wait): median {statistics.median(cpu_ratios):.2f}x")
+    if os.getloadavg()[0] > (os.cpu_count() or 1):
+        print("  DISTURBED: the load average exceeded the number of cores, other work shared them: the wall-clock "
+              "ratio is not this code's")
 
 
 # -- peak memory
