@@ -9,6 +9,7 @@ seeded random choices, a few games per game so the suite stays fast.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from fractions import Fraction
@@ -179,6 +180,38 @@ def _tell_apart(one, other, players: int, actions: int = 40) -> bool:
             legal = state.legal_actions()
             state.apply(legal[int(pick * len(legal))])
     return False
+
+
+def _routes_to_hidden(value, path: str = "observation", depth: int = 0, seen=None) -> list[str]:
+    """Paths inside an observation to a state, a game or a random generator (from which a bot could read
+    or re-deal the hidden cards): what it holds, walked through dataclass fields and containers."""
+    seen = set() if seen is None else seen
+    if depth > 6 or id(value) in seen or isinstance(value, (str, bytes, int, float, Fraction, type(None))):
+        return []
+    seen.add(id(value))
+    if isinstance(value, random.Random) or hasattr(value, "new_initial_state") or hasattr(value, "legal_actions"):
+        return [f"{path} is a {type(value).__name__}"]
+    if dataclasses.is_dataclass(value):
+        children = [(f"{path}.{f.name}", getattr(value, f.name)) for f in dataclasses.fields(value)]
+    elif isinstance(value, dict):
+        children = [(f"{path}[{key!r}]", item) for key, item in value.items()]
+    elif isinstance(value, (tuple, list, frozenset, set)):
+        children = [(f"{path}[{index}]", item) for index, item in enumerate(value)]
+    else:
+        children = [(f"{path}.{key}", item) for key, item in vars(value).items()] if hasattr(value, "__dict__") else []
+    return [route for child_path, child in children for route in _routes_to_hidden(child, child_path, depth + 1, seen)]
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_an_observation_holds_no_route_to_the_state_the_game_or_the_seed(name, decks):
+    """A bot given an observation cannot walk from it to the real state or re-deal the cards."""
+    plugin, deck = GAMES[name], decks(name)
+    for mode, players in tables(plugin, deck):
+        found = []
+        random_game(plugin, deck, mode, players, seed=4,
+                    on_step=lambda game, state, step: found.extend(
+                        _routes_to_hidden(state.observation(state.current_player)) if step % 7 == 0 else ()))
+        assert found == []
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
