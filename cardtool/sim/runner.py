@@ -15,6 +15,7 @@ or the game's own) is recorded as capped, never dropped.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
@@ -143,6 +144,7 @@ _WANTS = (True, False)
 def _start_worker(setups: tuple[Setup, ...], wants: tuple[bool, bool]) -> None:
     global _SETUPS, _WANTS
     _SETUPS, _WANTS = setups, wants
+    gc.freeze()  # what the fork inherited is never garbage: the collector need not walk (and copy) it
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
 
 
