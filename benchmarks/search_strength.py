@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from concurrent.futures import ProcessPoolExecutor
 import statistics
 import sys
 import time
@@ -59,14 +60,15 @@ class Timed:
         return action
 
 
-def measure(game_name: str, bot: str, opponent: str, games: int, seed: int, quiet: bool) -> dict:
-    deck_dir, mode, target, lower_target = SETUPS[game_name]
+def play_games(game_name: str, bot: str, opponent: str, seed: int, indices: range,
+               quiet: bool) -> tuple[float, list[tuple[float, int]], list[float]]:
+    """(wins of the measured bot, wall ms and legal actions of each of its decisions, CPU ms of each)."""
+    deck_dir, mode, _, _ = SETUPS[game_name]
     plugin, deck = GAMES[game_name], load_deck(ROOT / deck_dir)
     wins = 0.0
     times: list[tuple[float, int]] = []
     cpu: list[float] = []
-    started = time.perf_counter()
-    for index in range(games):
+    for index in indices:
         names = [bot, opponent] if index % 2 == 0 else [opponent, bot]
         searcher = index % 2
         game = plugin.new_game(deck, 2, mode, derive_seed(seed, index, game_name))
@@ -77,7 +79,25 @@ def measure(game_name: str, bot: str, opponent: str, games: int, seed: int, quie
         if searcher in winners:
             wins += 1.0 / len(winners)
         if not quiet:
-            print(f"  {game_name} game {index + 1}/{games}: {bot} {wins:g} wins", file=sys.stderr, flush=True)
+            print(f"  {game_name} game {index + 1} ({indices.start + 1}-{indices.stop}): {bot} {wins:g} wins",
+                  file=sys.stderr, flush=True)
+    return wins, times, cpu
+
+
+def measure(game_name: str, bot: str, opponent: str, games: int, seed: int, quiet: bool, jobs: int = 1) -> dict:
+    """Games `0..games-1` (the same games whatever `jobs`), split in `jobs` blocks played by as many processes."""
+    _, _, target, lower_target = SETUPS[game_name]
+    started = time.perf_counter()
+    blocks = [range(games * j // jobs, games * (j + 1) // jobs) for j in range(jobs)]
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            parts = list(pool.map(play_games, *zip(*[(game_name, bot, opponent, seed, block, quiet)
+                                                     for block in blocks])))
+    else:
+        parts = [play_games(game_name, bot, opponent, seed, blocks[0], quiet)]
+    wins = sum(part[0] for part in parts)
+    times = [entry for part in parts for entry in part[1]]
+    cpu = [entry for part in parts for entry in part[2]]
     low, high = wilson(wins, games)
     all_ms = [ms for ms, _ in times]
     weighed = [ms for ms, legal in times if legal > 1]
@@ -117,11 +137,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", default="greedy")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quiet", action="store_true", help="no progress line per game")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing the games (default 1; the "
+                        "same games and results, each decision still timed on one core)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
     for game_name in (SETUPS if args.game == "both" else [args.game]):
-        show(measure(game_name, args.bot, args.opponent, args.games, args.seed, args.quiet))
+        show(measure(game_name, args.bot, args.opponent, args.games, args.seed, args.quiet, max(1, args.jobs)))
     return 0
 
 

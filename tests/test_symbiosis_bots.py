@@ -70,6 +70,31 @@ def test_whole_number_gains_are_the_swap_values_times_n_squared(deck):
             assert [value * unseen * unseen for value in values] == pytest.approx(whole, abs=1e-6)
 
 
+def test_margin_gains_count_what_a_swap_gives_the_other_seats(deck):
+    """With rivals, a gain is the team's expected gain less every other seat's (brute force)."""
+    for seed in range(60):
+        players, mode = TABLES[seed % 4]
+        game, state = _midgame(deck, players, mode, seed)
+        seat = state.current_player
+        obs = state.observation(seat)
+        ex = SwapValues(game, obs).ex
+        team = next(t for t in game.teams if seat in t)
+        unseen = sum(game.table.copies) - sum(card is not None for card in obs.ponds + obs.river) or 1
+        gains = SeatGains(game, seat, rivals=True).gains(obs.ponds, obs.river)
+        for river_slot in range(len(obs.river)):
+            for pond_slot in range(POND):
+                ponds, river = list(obs.ponds), list(obs.river)
+                i = seat * POND + pond_slot
+                ponds[i], river[river_slot] = river[river_slot], ponds[i]
+                expected = dict(ex.expected)
+                expected[seat] = ex._expected(ponds[seat * POND:(seat + 1) * POND])
+                expected[RIVER] = ex._expected(river)
+                change = [ex.pond_value(m, ponds[m * POND:(m + 1) * POND], expected) - ex.pond_value(m)
+                          for m in range(players)]
+                margin = sum(change[m] for m in team) - sum(change[m] for m in range(players) if m not in team)
+                assert gains[river_slot][pond_slot] / unseen ** 2 == pytest.approx(margin, abs=1e-9)
+
+
 def test_expectation_of_a_known_pond_is_its_score(deck):
     for seed in range(20):
         players, mode = TABLES[seed % 4]

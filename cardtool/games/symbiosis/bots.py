@@ -1,5 +1,8 @@
 """Symbiosis bots: GreedyBot (best expected score it can see) and SearchBot (determinized Monte Carlo).
 
+GreedyBot decides with gains.SeatGains (the arithmetic below in whole numbers, fast); SwapValues is the
+readable reference it is tested against, and what `ranked` and the rare pond with no face-down card use.
+
 Both are built from a public Seat (card table, mode, seats; no seed) and decide from an Observation only: face-down cards, the owner's included, are unknown to them and
 valued by expectation over the cards they have not seen (deck minus every face-up card).
 
@@ -224,6 +227,12 @@ class GreedyBot:
         self.game = world_game(public)  # the rules of this game, without its seed
         self._gains: dict[int, SeatGains] = {}  # by seat: a search bot's rollouts ask for every seat
 
+    def seat_gains(self, seat: int) -> SeatGains:
+        gains = self._gains.get(seat)
+        if gains is None:
+            gains = self._gains[seat] = SeatGains(self.game, seat)
+        return gains
+
     def ranked(self, observation: Observation, legal: Sequence[Swap], rng: random.Random) -> list[tuple[float, Swap]]:
         """(expected gain, action) for each (River slot, pond slot), best first, with a random flip."""
         values = SwapValues(self.game, observation)
@@ -236,15 +245,19 @@ class GreedyBot:
 
     def choose(self, observation: Observation, legal: Sequence[Swap], rng: random.Random) -> Swap:
         seat = observation.seat
-        mine = observation.ponds[seat * POND:(seat + 1) * POND]
-        if None not in mine:  # never while a game runs (every seat keeps a face-down card to its last turn)
+        if None not in observation.ponds[seat * POND:(seat + 1) * POND]:
+            # never while a game runs (every seat keeps a face-down card to its last turn)
             return self._choose_among(observation, legal, rng)
-        gains = self._gains.get(seat)
-        if gains is None:
-            gains = self._gains[seat] = SeatGains(self.game, seat)
+        return self.best_swap(seat, observation.ponds, observation.river, rng)
+
+    def best_swap(self, seat: int, ponds: Sequence[int | None], river: Sequence[int | None],
+                  rng: random.Random, gains: SeatGains | None = None) -> Swap:
+        """The choice for a seat that sees these face-up cards (None: face down) and has a face-down card
+        (valued by `gains`, by default the seat's: GreedyBot's own)."""
+        mine = ponds[seat * POND:(seat + 1) * POND]
         # Every (River slot, pond slot) pair is legal while the pond has a face-down card. The gains are
         # SwapValues.deltas() times n², whole numbers: the best and its ties are exact.
-        rows = gains.gains(observation.ponds, observation.river)
+        rows = (gains or self.seat_gains(seat)).gains(ponds, river)
         best = max(map(max, rows))
         tied = [(river, pond) for river, row in enumerate(rows) for pond, gain in enumerate(row) if gain == best]
         river, pond = tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
@@ -268,54 +281,109 @@ class GreedyBot:
 
 
 class SearchBot:
-    """Determinized Monte Carlo: deals the unseen cards at random many times, plays the best few greedy
-    candidates out with greedy players in each deal, and keeps the one with the best mean outcome
-    (winning first, then the margin over the best other team).
+    """Determinized Monte Carlo with sequential halving: deals the unseen cards at random (through
+    observation.sample_state), plays `width` candidate swaps (by turns GreedyBot's next best and the next
+    best for the margin, see `candidates`) out to the end of the game in each deal, and halves the
+    candidates round by round, keeping those with the best mean outcome (winning first, then the margin
+    over the best other team), until one is left. In a rollout the other seats play as GreedyBot and the
+    bot's team by the margin (GreedyBot's gain less what a swap gives the other seats).
 
-    Budget: `iters` rollouts a decision (one candidate played to the end in one dealt world), spread
-    evenly over the `width` candidates; or, with `ms`, as many whole deals as fit in that many
-    milliseconds (at least one), which is not reproducible: the choice then depends on the machine."""
+    Every candidate of a round is played out in the same deals with the same random numbers (common
+    random numbers), so candidates are compared on the same worlds, not on the luck of the deal.
+
+    Budget: `iters` rollouts a decision (one candidate played to the end in one dealt world), split
+    evenly over the rounds; or, with `ms`, rounds of one deal per candidate until that many milliseconds
+    have passed (at least one), which is not reproducible: the choice then depends on the machine."""
 
     name = "search"
     OPTIONS = {"iters": positive_int, "ms": positive_float, "width": positive_int}
-    ITERS = 48  # the default budget, in rollouts a decision
+    ITERS = 96  # the default budget, in rollouts a decision
+    WIDTH = 6
 
-    def __init__(self, public: Seat, iters: int | None = None, ms: float | None = None, width: int = 4):
+    def __init__(self, public: Seat, iters: int | None = None, ms: float | None = None, width: int | None = None):
         if iters is not None and ms is not None:
             raise UsageError("bot 'search' takes a budget in iters or in ms, not both")
-        self.public, self.width, self.ms = public, width, ms
+        self.public, self.ms = public, ms
+        self.width = self.WIDTH if width is None else width
         self.iters = self.ITERS if iters is None and ms is None else iters
         self.greedy = GreedyBot(public)
+        self._margin: dict[int, SeatGains] = {}
+
+    def candidates(self, observation: Observation, legal: Sequence[Swap], rng: random.Random) -> list[Swap]:
+        """The `width` swaps to weigh, each with a random flip: by turns the next best for GreedyBot (the
+        team's expected gain) and the next best for the margin (less what the swap gives the other seats
+        through their columns counting this pond or the River), ties in random order."""
+        seat = observation.seat
+        mine = observation.ponds[seat * POND:(seat + 1) * POND]
+        if None not in mine:
+            return [action for _, action in self.greedy.ranked(observation, legal, rng)[:self.width]]
+        orders = []
+        for gains in (self.greedy.seat_gains(seat), self._margin_gains(seat)):
+            rows = gains.gains(observation.ponds, observation.river)
+            orders.append(sorted(((gain, rng.random(), river, pond) for river, row in enumerate(rows)
+                                  for pond, gain in enumerate(row)), reverse=True))
+        picked: dict[tuple[int, int], None] = {}
+        for own, against in zip(*orders):
+            for _, _, river, pond in (own, against):
+                picked.setdefault((river, pond))
+            if len(picked) >= self.width:
+                break
+        hidden = [slot for slot, card in enumerate(mine) if card is None]
+        game = self.greedy.game
+        return [game.swap(river, pond) if mine[pond] is None else game.swap(river, pond, rng.choice(hidden))
+                for river, pond in list(picked)[:self.width]]
 
     def choose(self, observation: Observation, legal: Sequence[Swap], rng: random.Random) -> Swap:
-        ranked = self.greedy.ranked(observation, legal, rng)[: self.width]
-        if len(ranked) == 1:
-            return ranked[0][1]
+        alive = self.candidates(observation, legal, rng)
+        if len(alive) == 1:
+            return alive[0]
         seat = observation.seat
-        totals = [0.0] * len(ranked)
-        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000.0
-        deals = 0
-        while True:
-            if deadline is None:
-                if deals >= max(1, self.iters // len(ranked)):
-                    break
-            elif deals and time.perf_counter() >= deadline:
-                break
-            world = sample_state(self.public, observation, rng)
-            for i, (_, action) in enumerate(ranked):
-                state = world.clone()
-                state.apply(action)
-                self._play_out(state, rng)
-                totals[i] += _outcome(state, seat)
-            deals += 1
-        best = max(range(len(ranked)), key=lambda i: (totals[i], -i))
-        return ranked[best][1]
+        totals = {action: 0.0 for action in alive}
+        rounds, left = 0, len(alive)
+        while left > 1:  # halving 6 candidates: 6, 3, 1
+            left //= 2
+            rounds += 1
+        started = time.perf_counter()
+        for index in range(rounds):
+            if self.ms is None:
+                for _ in range(max(1, self.iters // (rounds * len(alive)))):
+                    self._deal(observation, alive, totals, seat, rng)
+            else:
+                until = started + self.ms / 1000.0 * (index + 1) / rounds
+                self._deal(observation, alive, totals, seat, rng)
+                while time.perf_counter() < until:
+                    self._deal(observation, alive, totals, seat, rng)
+            # Survivors have played the same deals: their totals compare like with like.
+            alive = sorted(alive, key=lambda action: -totals[action])[:max(1, len(alive) // 2)]
+        return alive[0]
 
-    def _play_out(self, state: SymbiosisState, rng: random.Random) -> None:
-        greedy = self.greedy
-        while not state.is_over():
-            seat = state.current_player
-            state.apply(greedy.choose(state.observation(seat), state.legal_actions(), rng))
+    def _deal(self, observation: Observation, actions: list[Swap], totals: dict, seat: int,
+              rng: random.Random) -> None:
+        """Plays every action out in one dealt world, each with the same random numbers."""
+        world = sample_state(self.public, observation, rng)
+        team = next(t for t in world.game.teams if seat in t)
+        seed = rng.getrandbits(64)
+        for action in actions:
+            state = world.clone()
+            state.apply(action)
+            self._play_out(state, team, random.Random(seed))
+            totals[action] += _outcome(state, seat)
+
+    def _margin_gains(self, seat: int) -> SeatGains:
+        gains = self._margin.get(seat)
+        if gains is None:
+            gains = self._margin[seat] = SeatGains(self.greedy.game, seat, rivals=True)
+        return gains
+
+    def _play_out(self, state: SymbiosisState, team: tuple[int, ...], rng: random.Random) -> None:
+        """Plays to the end, each seat seeing what its observation would show (face-up cards only): the
+        other seats as GreedyBot plays, the team by the margin (greedy less what a swap gives the others;
+        it wins more than half its games against greedy), as a search bot would play on."""
+        best_swap, players, end = self.greedy.best_swap, state.game.players, state.game.end_turn
+        policies = {seat: self._margin_gains(seat) if seat in team else None for seat in range(players)}
+        while state.turn < end:
+            seat = state.turn % players
+            state.apply(best_swap(seat, state.seen_ponds(), state.seen_river(), rng, policies[seat]))
 
 
 def _outcome(state: SymbiosisState, seat: int) -> float:

@@ -173,7 +173,8 @@ class SymbiosisState:
 
     @property
     def current_player(self) -> int:
-        return -1 if self.is_over() else self.turn % self.game.players
+        game = self.game
+        return -1 if self.turn >= game.end_turn or self._halted else self.turn % game.players
 
     @property
     def history(self) -> Sequence[Swap]:
@@ -211,7 +212,7 @@ class SymbiosisState:
 
     def apply(self, action: Swap) -> None:
         """Swap as the action says, trusting it is legal (see cardtool.engine.protocol.apply_checked)."""
-        slot = self.current_player * POND + action.pond
+        slot = self.turn % self.game.players * POND + action.pond
         self.ponds[slot], self.river[action.river] = self.river[action.river], self.ponds[slot]
         up = list(self.up)
         up[slot] = True
@@ -253,8 +254,14 @@ class SymbiosisState:
         return Observation(
             seat=player, mode=self.game.mode, players=self.game.players, turn=self.turn,
             current_player=self.current_player,
-            ponds=tuple([card if shown else None for card, shown in zip(self.ponds, self.up)]),
-            river=tuple([card if shown else None for card, shown in zip(self.river, self.river_up)]))
+            ponds=self.seen_ponds(), river=self.seen_river())
+
+    def seen_ponds(self) -> tuple[int | None, ...]:
+        """Every pond card as the table sees it: its number face up, None face down."""
+        return tuple([card if shown else None for card, shown in zip(self.ponds, self.up)])
+
+    def seen_river(self) -> tuple[int | None, ...]:
+        return tuple([card if shown else None for card, shown in zip(self.river, self.river_up)])
 
     def clone(self) -> "SymbiosisState":
         other = SymbiosisState(self.game, self.ponds[:], self.up, self.river[:], self.river_up, self.box,
@@ -267,7 +274,7 @@ class SymbiosisState:
         table = self.game.table
         taken = (table.cards[self.river[action.river]].name if self.river_up[action.river]
                  else "a face-down card")
-        slot = self.current_player * POND + action.pond
+        slot = self.turn % self.game.players * POND + action.pond
         replaced = (f"face-up {table.cards[self.ponds[slot]].name}" if self.up[slot] else "the face-down card")
         text = (f"take {taken} from River slot {action.river + 1} and swap it with {replaced} "
                 f"at {SLOT_NAMES[action.pond]}")

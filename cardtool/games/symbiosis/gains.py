@@ -68,22 +68,27 @@ class Packing:
 class SeatGains:
     """The static part for one seat of one game: where its columns look and which team cards count it."""
 
-    def __init__(self, game, seat: int):
+    def __init__(self, game, seat: int, rivals: bool = False):
+        """With rivals, a swap's gain is the team's less what it gives every other seat: their cards that
+        count this seat's pond or the River score differently too (a search bot's candidates, not greedy)."""
         self.packing = _packing(game)
         self.seat = seat
         targets = column_targets(seat, game.faces[seat])
         self.slot_targets = tuple(targets[COLUMN_OF_SLOT[slot]] for slot in range(POND))
         team = next(t for t in game.teams if seat in t)
-        on_me, on_river = [], []
-        for member in team:
+        # (flat pond slots, sign): the cards whose column counts this seat's pond or the River, by whether
+        # the swap's change there counts for (+1) or against (-1) the seat.
+        counting: dict[int, list[int]] = {1: [], -1: []}
+        for member in range(game.players) if rivals else team:
+            side = 1 if member in team else -1
             member_targets = column_targets(member, game.faces[member])
             for slot in range(POND):
                 target = member_targets[COLUMN_OF_SLOT[slot]]
                 if target == seat:
-                    on_me.append(member * POND + slot)
+                    counting[side].append(member * POND + slot)
                 elif target == RIVER:
-                    on_river.append(member * POND + slot)
-        self.on_me, self.on_river = tuple(on_me), tuple(on_river)
+                    counting[-side].append(member * POND + slot)
+        self.counting = tuple((tuple(slots), sign) for sign, slots in counting.items() if slots)
         # +1 where the column counts the seat's own pond, -1 where it counts the River, 0 elsewhere
         signs = [1 if t == seat else -1 if t == RIVER else 0 for t in self.slot_targets]
         self.coupled = tuple((slot, sign) for slot, sign in enumerate(signs) if sign)
@@ -100,29 +105,32 @@ class SeatGains:
         unseen_weights = [(unseen_pack >> shift) & mask for shift in p.weight_shifts]
         fx, it = (unseen_pack >> p.fixed_shift) & mask, (unseen_pack >> p.itself_shift) & mask
         wq = sum([w * u for w, u in zip(unseen_weights, unseen)])
-        # n times the points per feature of the team cards that count the seat's pond, less the River's
-        if self.on_me:
-            cards = [ponds[i] for i in self.on_me]
+        # n times the points per feature of the cards that count the seat's pond, less the River's
+        net = [0] * p.features
+        for slots, sign in self.counting:
+            cards = [ponds[i] for i in slots]
             packed = n * sum(map(pack, cards)) + cards.count(None) * unseen_pack
-            net = [(packed >> shift) & mask for shift in p.weight_shifts]
-        else:
-            net = [0] * p.features
-        if self.on_river:
-            cards = [ponds[i] for i in self.on_river]
-            packed = n * sum(map(pack, cards)) + cards.count(None) * unseen_pack
-            net = [a - ((packed >> shift) & mask) for a, shift in zip(net, p.weight_shifts)]
+            if sign > 0:
+                net = [a + ((packed >> shift) & mask) for a, shift in zip(net, p.weight_shifts)]
+            else:
+                net = [a - ((packed >> shift) & mask) for a, shift in zip(net, p.weight_shifts)]
         counted, points, animal, season = p.counted, p.points, p.animal, p.season
         nn = n * n
         # Per column: n times the expected feature counts of the pond it counts, and n² times the
         # first-order value of a face-down card there.
-        expected, hidden = [], []
+        mine = ponds[self.base:self.base + POND]
+        # Only columns where a face-down card may be given or taken need a face-down card's value.
+        unknown = (0, 1, 2) if None in river else {SLOT_COLUMN[slot] for slot, card in enumerate(mine) if card is None}
+        shared = fx * n + sum([u * d for u, d in zip(unseen, net)])
+        expected, hidden = [], [0, 0, 0]
         for column, target in enumerate(self.targets):
             cards = river if target == RIVER else ponds[target * POND:(target + 1) * POND]
             packed = n * sum(map(pack, cards)) + cards.count(None) * unseen_pack
             e = [(packed >> shift) & mask for shift in p.feature_shifts]
-            value = fx * n + sum([w * x for w, x in zip(unseen_weights, e)]) + sum([u * d for u, d in zip(unseen, net)])
             expected.append(e)
-            hidden.append(value + it * n - wq if column == 1 else value)
+            if column in unknown:
+                value = shared + sum([w * x for w, x in zip(unseen_weights, e)])
+                hidden[column] = value + it * n - wq if column == 1 else value
 
         def first(card) -> list[int]:
             """n² times the card's first-order value in each column."""
@@ -144,7 +152,6 @@ class SeatGains:
             return 0 if feature == FIXED else n * points[card] * unseen[feature]
 
         pair, own = p.pair, p.own
-        mine = ponds[self.base:self.base + POND]
         given = [first(card)[column] for card, column in zip(mine, SLOT_COLUMN)]
         # The slots whose column counts the seat's pond or the River: the swap also changes what they count.
         # Per such slot: n² times its card's weights . its own features, and its crosses with a face-down card.
