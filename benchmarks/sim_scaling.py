@@ -222,45 +222,74 @@ def _memory_child(games: int, way: str) -> None:
 
 # -- a throughput model on a local Dask cluster
 
+BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+
+
 def cluster_model(deck, games: int, workers: int = 2) -> None:
-    """Time `games` games on a cluster of `workers` one-thread worker processes at several batch sizes
-    and fit  seconds = start + games * (t + o / batch) / workers:  t the time a game takes a worker
-    core, o the overhead of one task (scheduling, moving its result, the client writing it)."""
+    """Run `games` games on a cluster of `workers` one-thread worker processes at several batch sizes.
+    From CPU time (which the machine's other load barely changes, unlike wall time) fit
+        worker CPU = games * t + tasks * o_w        (t: a game; o_w: a task's cost on its worker)
+        this process's CPU = c + tasks * o_c        (o_c: a task's cost to the scheduler and the client,
+                                                     which LocalCluster runs in this process)
+    and derive what a cluster of many cores would do."""
     from distributed import LocalCluster
 
     setup = prepare(deck, games=games, players=4, bots="greedy", seed=1)
     print(f"\nThroughput model: {games} games a run on a local Dask cluster of {workers} worker processes "
           f"(1 thread each; the scheduler and this client share the same {os.cpu_count()} cores)")
+    walls, worker_points, client_points = {}, [], []
     with tempfile.TemporaryDirectory() as folder, LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
             silence_logs=logging.ERROR) as cluster:
         address = cluster.scheduler_address
         tiny = prepare(deck, games=workers, players=4, bots="greedy", seed=1)
         streamed(tiny, Path(folder), scheduler=address, batch=1)  # the workers import cardtool once
-        start = statistics.median(streamed(tiny, Path(folder), scheduler=address, batch=1)[0] for _ in range(3))
-        local_seconds, reference = streamed(setup, Path(folder), jobs=1)
-        print(f"  one local process: {games / local_seconds:,.0f} games/s; a {workers}-game cluster run "
-              f"(connect, send the deck, {workers} tasks): {start:.2f} s; {load()}")
-        points = []
-        for batch in (1, 2, 4, 8, 16, 64, 256):
+        local_seconds, reference, local_cpu = streamed_cpu(setup, Path(folder), jobs=1)
+        print(f"  one local process: {games / local_seconds:,.0f} games/s wall, {1e3 * local_cpu / games:.2f} ms CPU "
+              f"a game; {load()}")
+        for batch in BATCHES:
+            own, others = _tree_cpu()
             seconds, digest = streamed(setup, Path(folder), scheduler=address, batch=batch)
+            own_after, others_after = _tree_cpu()
             tasks = math.ceil(games / batch)
-            points.append((1 / batch, workers * (seconds - start) / games))
+            walls[batch] = seconds
+            worker_points.append((tasks, others_after - others))
+            client_points.append((tasks, own_after - own))
             same = "same games.jsonl as local" if digest == reference else "DIFFERENT games.jsonl"
-            print(f"  batch {batch:>3}: {tasks:>5} tasks, {seconds:6.2f} s, {games / seconds:6,.0f} games/s, "
-                  f"{games / seconds / workers:5,.0f} per worker core; {same}; {load()}", flush=True)
-    t, o = _line(points)
-    best = min((1, 2, 4, 8, 16, 64, 256), key=lambda b: t + o / b if b <= games / (4 * workers) else math.inf)
-    print(f"  fit: a game takes a worker core t = {1e3 * t:.2f} ms ({1 / t:,.0f} games/s per worker core), a task "
-          f"costs o = {1e3 * o:.2f} ms; at batch b a core plays 1 / (t + o/b) games/s")
-    print(f"  best batch here: {best} (overhead o/b = {100 * o / best / t:.1f}% of a game); the runner's default is "
-          f"games / (16 x worker threads), at most 250")
+            print(f"  batch {batch:>3}: {tasks:>5} tasks, {seconds:6.2f} s wall ({games / seconds / workers:5,.0f} games/s "
+                  f"per worker), CPU: workers {others_after - others:6.2f} s, scheduler+client {own_after - own:5.2f} s; "
+                  f"{same}; {load()}", flush=True)
+    base_w, o_w = _line(worker_points)
+    base_c, o_c = _line(client_points)
+    t = base_w / games
+    print(f"  fit (CPU): a game takes a worker t = {1e3 * t:.2f} ms ({1 / t:,.0f} games/s per worker core); a task "
+          f"costs its worker o_w = {1e3 * o_w:.2f} ms and the scheduler+client o_c = {1e3 * o_c:.2f} ms")
+    print(f"  so a worker core plays 1 / (t + o_w/b) games/s at batch b: {', '.join(f'b={b}: {1 / (t + o_w / b):,.0f}' for b in BATCHES)}")
+    good = max(1, math.ceil(50 * o_w / t))
+    print(f"  best batch: the smallest whose task overhead is under 2% of its games' time, b >= 50 o_w / t = {good} "
+          f"(bigger batches only delay the progress bar, a stop rule and the last core's finish); the runner "
+          f"uses games / (16 x worker threads), at most 250")
     for cores, n in ((100, 100_000), (100, 1_000_000)):
         size = max(1, min(250, n // (cores * 16)))
-        rate = cores / (t + o / size)
-        print(f"  model for {cores} cores, {n:,} games (default batch {size}): about {rate:,.0f} games/s, "
-              f"{start + n / rate:,.0f} s, if the scheduler keeps up with {rate / size:,.0f} tasks/s and the client "
-              f"with the results (derived from the fit, not measured)")
+        rate = cores / (t + o_w / size)
+        limit = size / o_c if o_c > 0 else math.inf
+        print(f"  derived, not measured: {cores} cores, {n:,} games, default batch {size}: about {min(rate, limit):,.0f} "
+              f"games/s ({n / min(rate, limit):,.0f} s) if the network keeps up; the scheduler+client would "
+              f"saturate at {limit:,.0f} games/s ({1 / o_c:,.0f} tasks/s)")
+
+
+def _tree_cpu() -> tuple[float, float]:
+    """CPU seconds of this process, and of its living descendants (the cluster's nannies and workers)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    others = 0.0
+    for pid in _tree(os.getpid())[1:]:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            others += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        except (OSError, IndexError, ValueError):
+            pass
+    return own.ru_utime + own.ru_stime, others
 
 
 def _line(points: list[tuple[float, float]]) -> tuple[float, float]:
