@@ -106,10 +106,14 @@ def _csv_with_lineup(label: str, text: str, header: bool) -> str:
     return out.getvalue()
 
 
-def terminal_table(found: Sequence[Finding], labels: Sequence[str], width: int = 80) -> list[str]:
+def terminal_table(found: Sequence[Finding], labels: Sequence[str], width: int = 80, cards: int = 8) -> list[str]:
     """The robustness table for the terminal: a line per finding shown under some line-up, with its
-    deviation (or rate) per line-up, * where significant, and its verdict."""
+    deviation (or rate) per line-up, * where significant, and its verdict; card findings (there may be
+    dozens) up to `cards` lines, robust ones first, the rest counted."""
     shown = [f for f in found if f.verdict in (ROBUST, FRAGILE)]
+    card_rows = [f for f in shown if f.kind in ("card", "never")]
+    shown = [f for f in shown if f not in card_rows] + card_rows[:cards]
+    left = card_rows[cards:]
     lines = [f"Robustness over {len(labels)} line-ups (robust: same sign and significant under every line-up; "
              "* significant):"]
     if not shown:
@@ -122,6 +126,10 @@ def terminal_table(found: Sequence[Finding], labels: Sequence[str], width: int =
         claim = f.short if len(f.short) <= name_width else f.short[:name_width - 1] + "…"
         cells = "".join(f" {_cell(e):>{column}}" for e in f.evidence)
         lines.append("  " + claim.ljust(name_width) + cells + f"  {f.verdict}")
+    if left:
+        robust = sum(1 for f in left if f.verdict == ROBUST)
+        lines.append(f"  (and {len(left)} more card finding(s), {robust} robust, {len(left) - robust} fragile: "
+                     "see the report)")
     return lines
 
 

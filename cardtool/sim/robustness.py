@@ -103,7 +103,7 @@ def _against(rate: Rate, expected: float) -> Difference:
 def findings(labels: Sequence[str], analyses: Sequence[Analysis]) -> list[Finding]:
     """Every finding some line-up shows (and every seat's, shown or not), robust ones first."""
     pairs = list(zip(labels, analyses))
-    result = _seats(pairs) + _cards(pairs) + _never(pairs) + _biomes(pairs) + _length(pairs) + _capped(pairs)
+    result = _seats(pairs) + _biomes(pairs) + _length(pairs) + _capped(pairs) + _cards(pairs) + _never(pairs)
     order = {ROBUST: 0, FRAGILE: 1, NOT_FOUND: 2}
     return sorted(result, key=lambda f: order[f.verdict])  # stable: kinds keep their order within a verdict
 
@@ -135,7 +135,7 @@ def _cards(pairs) -> list[Finding]:
         if any(e.significant for e in evidence):
             result.append(Finding("card", card.name, f"wins more often when {event}",
                                   f"wins less often when {event}", evidence))
-    return result
+    return sorted(result, key=lambda f: -min(abs(e.difference.estimate) for e in f.evidence))  # the weakest line-up's
 
 
 def _never(pairs) -> list[Finding]:
@@ -201,16 +201,31 @@ def _capped(pairs) -> list[Finding]:
     return [Finding("capped", "games", "are stopped by a cap (no ending of the rules)", "", evidence)]
 
 
-def robust_lines(found: Sequence[Finding]) -> list[str]:
-    """The robust findings as sentences, for the summary at the top of the report."""
+def robust_lines(found: Sequence[Finding], most_cards: int = 8) -> list[str]:
+    """The robust findings as sentences, for the summary at the top of the report; card findings, of
+    which there may be dozens, one sentence per direction naming the strongest."""
     lines = []
+    cards: dict[str, list[Finding]] = {}
     for f in found:
         if f.verdict != ROBUST:
+            continue
+        if f.kind in ("card", "never"):
+            cards.setdefault(f.claim[len(f.subject) + 1:], []).append(f)
             continue
         values = "; ".join(f"{e.lineup}: {rate_diff(e.difference) if e.difference else e.text}" for e in f.evidence)
         where = "" if f.agreement else " under every line-up"
         lines.append(f"{f.claim[:1].upper()}{f.claim[1:]}{where} ({values}).")
+    for what, group in cards.items():
+        group = sorted(group, key=lambda f: -min(abs(e.difference.estimate) if e.difference else 1 for e in f.evidence))
+        names = ", ".join(f.subject for f in group[:most_cards]) + (f" and {len(group) - most_cards} more"
+                                                                    if len(group) > most_cards else "")
+        lines.append(f"Under every line-up, {len(group)} card(s) {_plural(what)}: {names}.")
     return lines
+
+
+def _plural(what: str) -> str:
+    """'wins more often when played' said of several cards: 'win more often when played'."""
+    return what.replace("wins ", "win ", 1).replace("is never ", "are never ", 1)
 
 
 def finding_json(f: Finding) -> dict:
