@@ -55,3 +55,13 @@ def test_a_stop_rule_ends_a_cluster_run_at_the_same_game_as_a_local_run(deck, cl
     on_cluster = runner.run(setup, scheduler=cluster, stop=rule(), look_every=6, batch=4)
     assert local.stopped and on_cluster.stopped
     assert on_cluster.records == local.records and len(local.records) < 300
+
+
+def test_dask_loads_only_when_a_run_names_a_scheduler():
+    import subprocess
+    import sys
+
+    code = ("import sys, cardtool.sim.runner, cardtool.sim.cluster, cardtool.sim.stream; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'dask', 'distributed', 'rich'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
