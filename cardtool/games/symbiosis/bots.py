@@ -258,8 +258,10 @@ class GreedyBot:
         # Every (River slot, pond slot) pair is legal while the pond has a face-down card. The gains are
         # SwapValues.deltas() times n², whole numbers: the best and its ties are exact.
         rows = (gains or self.seat_gains(seat)).gains(ponds, river)
-        best = max(map(max, rows))
-        tied = [(river, pond) for river, row in enumerate(rows) for pond, gain in enumerate(row) if gain == best]
+        tops = list(map(max, rows))
+        best = max(tops)
+        tied = [(river, pond) for river, row in enumerate(rows) if tops[river] == best
+                for pond, gain in enumerate(row) if gain == best]
         river, pond = tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
         if mine[pond] is None:
             return self.game.swap(river, pond)

@@ -144,35 +144,37 @@ class SeatGains:
             per = n * points[card]
             return [base + per * e[feature] for e in expected]
 
-        def cross(card, other) -> int:
-            """n² times card's weights . other's features, where one of them is face down."""
-            if card is None:
-                return wq if other is None else n * (unseen_weights[animal[other]] + unseen_weights[season[other]])
+        def with_hidden(card) -> int:
+            """n² times (card's weights . a face-down card's features + the other way round), card known."""
             feature = counted[card]
-            return 0 if feature == FIXED else n * points[card] * unseen[feature]
+            value = n * (unseen_weights[animal[card]] + unseen_weights[season[card]])
+            return value if feature == FIXED else value + n * points[card] * unseen[feature]
 
         pair, own = p.pair, p.own
-        given = [first(card)[column] for card, column in zip(mine, SLOT_COLUMN)]
+        given = []
+        for card, column in zip(mine, SLOT_COLUMN):
+            if card is None:
+                given.append(hidden[column])
+            elif counted[card] == FIXED:
+                given.append(n * (net[animal[card]] + net[season[card]]) + points[card] * nn)
+            else:
+                given.append(n * (net[animal[card]] + net[season[card]])
+                             + n * points[card] * expected[column][counted[card]])
         # The slots whose column counts the seat's pond or the River: the swap also changes what they count.
         # Per such slot: n² times its card's weights . its own features, and its crosses with a face-down card.
-        coupled = []
-        for slot, sign in self.coupled:
-            card = mine[slot]
-            if card is None:
-                coupled.append((slot, sign, None, wq, 2 * wq))
-            else:
-                coupled.append((slot, sign, card, nn * own[card], cross(None, card) + cross(card, None)))
+        coupled = [(slot, sign, None, wq, 2 * wq) if mine[slot] is None
+                   else (slot, sign, mine[slot], nn * own[mine[slot]], with_hidden(mine[slot]))
+                   for slot, sign in self.coupled]
         rows = []
         for taken in river:
             by = first(taken)
             row = [by[column] - value for column, value in zip(SLOT_COLUMN, given)]
             if taken is None:
-                for slot, sign, card, card_own, with_hidden in coupled:
-                    second = wq - with_hidden + card_own
+                for slot, sign, card, card_own, card_hidden in coupled:
+                    second = wq - card_hidden + card_own
                     row[slot] += second if sign > 0 else -second
             else:
-                taken_own, pairs = nn * own[taken], pair[taken]
-                taken_hidden = cross(taken, None) + cross(None, taken)
+                taken_own, pairs, taken_hidden = nn * own[taken], pair[taken], with_hidden(taken)
                 for slot, sign, card, card_own, _ in coupled:
                     second = taken_own - (taken_hidden if card is None else nn * pairs[card]) + card_own
                     row[slot] += second if sign > 0 else -second
