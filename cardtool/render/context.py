@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 from cardtool.deck.containment import OUTSIDE, Outside, Remote, Roots, find_file
 from cardtool.errors import RenderError
-from cardtool.render.environment import render
+from cardtool.render.environment import render, template_exists
 from cardtool.render.sheets import CardSize
 from cardtool.resources import templates_dir
 
@@ -82,7 +82,7 @@ def back_template(game: str, kind: str) -> tuple[str, str]:
     """The back template for a kind and the key its faces share: `<game>/back-<kind>.html.j2` if the
     templates have one, else the game's common `<game>/back.html.j2`."""
     specific = f"{game}/back-{kind}.html.j2"
-    if (templates_dir() / specific).is_file():
+    if template_exists(specific):
         return specific, f"back-{kind}"
     return f"{game}/back.html.j2", "back"
 

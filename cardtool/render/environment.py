@@ -1,4 +1,8 @@
-"""The Jinja2 environment over the shipped templates, and atomic file writing."""
+"""The Jinja2 environment over the shipped templates (and game plugins' own), and atomic file writing.
+
+A template is looked for among cardtool's shipped templates first; then, for a name "<game>/...", in the
+`templates_dir` of that game's plugin (cardtool.games.plugin.GamePlugin), if it has one.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +11,51 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateNotFound
+from jinja2 import select_autoescape
 
 from cardtool.resources import templates_dir
+
+
+#: The templates folders of game plugins that templates were read from (files there may be fetched too).
+PLUGIN_TEMPLATE_DIRS: set[Path] = set()
+
+
+def plugin_templates_dir(game: str) -> Path | None:
+    """The templates folder a game's plugin brings, or None (a built-in game's are shipped)."""
+    from cardtool.games import BUILTIN, GAMES
+
+    if game in BUILTIN or game not in GAMES:
+        return None
+    folder = getattr(GAMES[game], "templates_dir", None)
+    return Path(folder) if folder is not None else None
+
+
+class _PluginTemplates(BaseLoader):
+    """"<game>/<path>" from the templates_dir of the game's plugin."""
+
+    def get_source(self, environment: Environment, template: str):
+        game, _, rest = template.partition("/")
+        folder = plugin_templates_dir(game) if rest else None
+        if folder is None:
+            raise TemplateNotFound(template)
+        PLUGIN_TEMPLATE_DIRS.add(folder.resolve())
+        return FileSystemLoader(str(folder)).get_source(environment, rest)
+
+
+def template_exists(name: str) -> bool:
+    """Whether a template of that name is shipped or brought by a plugin."""
+    try:
+        environment().loader.get_source(environment(), name)
+    except TemplateNotFound:
+        return False
+    return True
 
 
 @lru_cache(maxsize=None)
 def environment() -> Environment:
     return Environment(
-        loader=FileSystemLoader(str(templates_dir())),
+        loader=ChoiceLoader([FileSystemLoader(str(templates_dir())), _PluginTemplates()]),
         # Markup is escaped; YAML scaffolds (*.yaml.j2) are written as they are.
         autoescape=select_autoescape(["html", "svg", "xml", "html.j2", "svg.j2", "xml.j2"]),
         undefined=StrictUndefined,  # a missing context field is a bug to see, not blank output

@@ -22,8 +22,11 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 
 
 def shipped_roots() -> Roots:
-    """What cardtool itself ships: templates (icons, stylesheets), schemas and its packaged data."""
-    return Roots.of(templates_dir(), schemas_dir(), _PACKAGE / "_data")
+    """What cardtool itself ships: templates (icons, stylesheets), schemas and its packaged data, and the
+    templates folders of game plugins whose templates are in use."""
+    from cardtool.render.environment import PLUGIN_TEMPLATE_DIRS
+
+    return Roots.of(templates_dir(), schemas_dir(), _PACKAGE / "_data", *sorted(PLUGIN_TEMPLATE_DIRS))
 
 
 class Refused(ValueError):

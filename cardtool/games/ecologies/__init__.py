@@ -1,4 +1,12 @@
-"""Ecologies: Bizarre Biomes: food webs built in trophic rows, healthy-ecology bonuses, factor cards."""
+"""Ecologies: Bizarre Biomes: food webs built in trophic rows, healthy-ecology bonuses, factor cards.
+
+What lives here: everything Ecologies knows (model, checks, engine, bots, text, faces and rulebook parts
+in render/, commands in commands/, scaffold, diff extras) and, in this module, its plugin object PLUGIN,
+the only thing the rest of cardtool asks (through cardtool.games.GAMES). Who may import it: the
+registry (cardtool.games) and Ecologies' own modules; nothing outside cardtool/games/ecologies/ imports
+its modules. The engine, bots and text are imported when first asked for, so validating a deck does not
+load them.
+"""
 
 from __future__ import annotations
 
@@ -7,17 +15,11 @@ from collections.abc import Sequence
 
 from cardtool.deck.source import DeckSource
 from cardtool.games.plugin import CommandSpec, GameRecord
-from cardtool.games.ecologies import records
-from cardtool.games.ecologies.bots import BOTS
+from cardtool.games.ecologies import links
 from cardtool.games.ecologies.build import build
 from cardtool.games.ecologies.effect_rules import check_effects
-from cardtool.games.ecologies import links
-from cardtool.games.ecologies.engine import MODES, EcologiesGame, players_for
-from cardtool.games.ecologies.effects import single_excluded
 from cardtool.games.ecologies.model import ROLES, Biome, EcologiesDeck, Factor, Organism
-from cardtool.games.ecologies import observation
 from cardtool.games.ecologies.references import check_references
-from cardtool.games.ecologies.text import EcologiesText
 from cardtool.report import Report
 
 
@@ -28,19 +30,50 @@ class EcologiesPlugin:
     title = "Ecologies: Bizarre Biomes"
     card_schema = "ecologies/cards.schema.json"
     default_kind = "organism"
-    modes = MODES
-    bots = BOTS
     score_name = "VP"
-    card_events = records.CARD_EVENTS
-    impact_event = records.IMPACT_EVENT
-    choice_event = records.CHOICE_EVENT
-    end_reasons = records.END_REASONS
     commands = (
         CommandSpec("foodweb", "cardtool.games.ecologies.commands.foodweb", "print food-web statistics, a healthy "
                     "witness web and table pictures for each biome (Ecologies)"),
         CommandSpec("arrange", "cardtool.games.ecologies.commands.arrange", "arrange organisms in one Ecologies "
                     "food web: a role each, the rows, healthy or why a card cannot be fed"),
     )
+
+    # What play and simulate read, imported when first asked for (validate needs none of it).
+    @property
+    def modes(self):
+        from cardtool.games.ecologies.engine import MODES
+
+        return MODES
+
+    @property
+    def bots(self):
+        from cardtool.games.ecologies.bots import BOTS
+
+        return BOTS
+
+    @property
+    def card_events(self):
+        from cardtool.games.ecologies import records
+
+        return records.CARD_EVENTS
+
+    @property
+    def impact_event(self):
+        from cardtool.games.ecologies import records
+
+        return records.IMPACT_EVENT
+
+    @property
+    def choice_event(self):
+        from cardtool.games.ecologies import records
+
+        return records.CHOICE_EVENT
+
+    @property
+    def end_reasons(self):
+        from cardtool.games.ecologies import records
+
+        return records.END_REASONS
 
     def check_source(self, source: DeckSource, report: Report) -> None:
         check_references(source, report)
@@ -129,25 +162,37 @@ class EcologiesPlugin:
     # -- cardtool play (cardtool.games.plugin.PlayableGame)
 
     def players_for(self, deck: EcologiesDeck, mode: str) -> range:
+        from cardtool.games.ecologies.engine import players_for
+
         return players_for(deck, mode)
 
-    def new_game(self, deck: EcologiesDeck, players: int, mode: str, seed: int) -> EcologiesGame:
+    def new_game(self, deck: EcologiesDeck, players: int, mode: str, seed: int):
+        from cardtool.games.ecologies.engine import EcologiesGame
+
         return EcologiesGame(deck, players, mode, seed)
 
-    def text(self, game: EcologiesGame, names: Sequence[str]) -> EcologiesText:
+    def text(self, game, names: Sequence[str]):
+        from cardtool.games.ecologies.text import EcologiesText
+
         return EcologiesText(game, names)
 
     def sample_state(self, public, seen, rng):
+        from cardtool.games.ecologies import observation
+
         return observation.sample_state(public, seen, rng)
 
     # -- cardtool simulate (cardtool.games.plugin.RecordsGames)
 
-    def record(self, game: EcologiesGame, state) -> GameRecord:
+    def record(self, game, state) -> GameRecord:
+        from cardtool.games.ecologies import records
+
         return records.record(game, state)
 
 
 def single_excluded_cards(deck: EcologiesDeck) -> dict[str, int]:
     """Cards (a biome: its bonus) whose every effect the single-player note excludes, with their copies."""
+    from cardtool.games.ecologies.effects import single_excluded
+
     found = {}
     for card in deck.cards:
         card_effects = card.bonus if isinstance(card, Biome) else card.effects if isinstance(card, Factor) else ()

@@ -1,4 +1,11 @@
-"""Symbiosis: ponds of eight cards, a River to swap with, columns that score against neighbours."""
+"""Symbiosis: ponds of eight cards, a River to swap with, columns that score against neighbours.
+
+What lives here: everything Symbiosis knows (model, engine, scoring, bots, text, faces and rulebook
+parts in render/, its score command in commands/, scaffold) and, in this module, its plugin object
+PLUGIN, the only thing the rest of cardtool asks (through cardtool.games.GAMES). Who may import it: the
+registry (cardtool.games) and Symbiosis' own modules; nothing outside cardtool/games/symbiosis/ imports
+its modules. The engine, bots and text are imported when first asked for.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +15,8 @@ from pathlib import Path
 
 from cardtool.deck.source import DeckSource
 from cardtool.games.plugin import CommandSpec, GameRecord
-from cardtool.games.symbiosis import records
-from cardtool.games.symbiosis.bots import BOTS
-from cardtool.games.symbiosis.engine import SymbiosisGame, SymbiosisState
 from cardtool.games.symbiosis.layout import MODES
 from cardtool.games.symbiosis.model import Animal, Scoring, Season, SymbiosisCard, SymbiosisDeck
-from cardtool.games.symbiosis.position import load_position
-from cardtool.games.symbiosis import observation
-from cardtool.games.symbiosis.table import CardTable
-from cardtool.games.symbiosis.text import PositionReport, SymbiosisText
 from cardtool.report import Report
 from cardtool.suggest import did_you_mean
 
@@ -29,15 +29,41 @@ class SymbiosisPlugin:
     card_schema = "symbiosis/cards.schema.json"
     default_kind = "card"
     modes = tuple(MODES)
-    bots = BOTS
     score_name = "points"
-    _table: CardTable | None = None  # the last deck's CardTable
-    card_events = records.CARD_EVENTS
-    impact_event = records.IMPACT_EVENT
-    choice_event = records.CHOICE_EVENT
-    end_reasons = records.END_REASONS
+    _table = None  # the last deck's CardTable
     commands = (CommandSpec("score", "cardtool.games.symbiosis.commands.score", "score a table position written "
                             "as YAML and print the breakdown per column and per card"),)
+
+    # What play and simulate read, imported when first asked for (validate needs none of it).
+    @property
+    def bots(self):
+        from cardtool.games.symbiosis.bots import BOTS
+
+        return BOTS
+
+    @property
+    def card_events(self):
+        from cardtool.games.symbiosis import records
+
+        return records.CARD_EVENTS
+
+    @property
+    def impact_event(self):
+        from cardtool.games.symbiosis import records
+
+        return records.IMPACT_EVENT
+
+    @property
+    def choice_event(self):
+        from cardtool.games.symbiosis import records
+
+        return records.CHOICE_EVENT
+
+    @property
+    def end_reasons(self):
+        from cardtool.games.symbiosis import records
+
+        return records.END_REASONS
 
     def check_source(self, source: DeckSource, report: Report) -> None:
         seasons = self._defined(source, "seasons", report)
@@ -150,26 +176,39 @@ class SymbiosisPlugin:
     def players_for(self, deck: SymbiosisDeck, mode: str) -> range:
         return MODES[mode].players(deck.size)
 
-    def new_game(self, deck: SymbiosisDeck, players: int, mode: str, seed: int) -> SymbiosisGame:
+    def new_game(self, deck: SymbiosisDeck, players: int, mode: str, seed: int):
+        from cardtool.games.symbiosis.engine import SymbiosisGame
+        from cardtool.games.symbiosis.table import CardTable
+
         # A simulation makes thousands of games of one deck: number its cards once.
         if self._table is None or self._table.deck is not deck:
             self._table = CardTable.of(deck)
         return SymbiosisGame(self._table, players, mode, seed)
 
-    def text(self, game: SymbiosisGame, names: Sequence[str]) -> SymbiosisText:
+    def text(self, game, names: Sequence[str]):
+        from cardtool.games.symbiosis.text import SymbiosisText
+
         return SymbiosisText(game, names)
 
-    def sample_state(self, public, seen, rng) -> SymbiosisState:
+    def sample_state(self, public, seen, rng):
+        from cardtool.games.symbiosis import observation
+
         return observation.sample_state(public, seen, rng)
 
     # -- cardtool simulate (cardtool.games.plugin.RecordsGames)
 
-    def record(self, game: SymbiosisGame, state: SymbiosisState) -> GameRecord:
+    def record(self, game, state) -> GameRecord:
+        from cardtool.games.symbiosis import records
+
         return records.record(game, state)
 
     # -- cardtool score (cardtool.games.plugin.ScoresPositions)
 
-    def score_position(self, deck: SymbiosisDeck, file: Path) -> PositionReport:
+    def score_position(self, deck: SymbiosisDeck, file: Path):
+        from cardtool.games.symbiosis.position import load_position
+        from cardtool.games.symbiosis.table import CardTable
+        from cardtool.games.symbiosis.text import PositionReport
+
         table = CardTable.of(deck)
         return PositionReport(table, load_position(file, table), str(file))
 
