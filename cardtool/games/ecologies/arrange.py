@@ -29,6 +29,8 @@ HEALTH = (P, C1, C2, C3, SD)
 #: The roles a card's prey must act in, per role (SD is special: any producer in the web feeds it).
 PREY = {C1: (P,), C2: (C1, SD), C3: (C2,), C4: (C3,)}
 NO_WEIGHTS = (0, 0, 0, 0, 0, 0)
+#: The same by role name: the roles a consumer's prey may act in.
+PREY_ROLES = {"C1": ("P",), "C2": ("C1", "SD"), "C3": ("C2",), "C4": ("C3",)}
 #: Search nodes before the solver settles for the best arrangement found so far (never reached by
 #: the shipped decks; a guard for pathological designer decks).
 NODE_BUDGET = 50_000
@@ -90,6 +92,32 @@ def arrange(table: CardTable, code: str, cards: Sequence[int], weights: tuple[in
 def fits(table: CardTable, code: str, cards: Sequence[int], weights: tuple[int, ...] = NO_WEIGHTS) -> bool:
     """Whether every one of these organisms can be fed together in an ecology of this biome."""
     return None not in arrange(table, code, cards, weights).roles
+
+
+def fits_with(table: CardTable, code: str, cards: Sequence[int], roles: Sequence[str], card: int) -> bool:
+    """fits(cards + (card,)) for a web whose cards are all fed acting in `roles`: true at once when the
+    new card is fed beside them as they are (a producer, an SD beside a producer, or a consumer whose
+    prey acts in the row below), since a new card never starves another; false at once when no card
+    there could ever feed it (none prints a role its prey needs); else the solver decides."""
+    if code not in table.biomes[card]:
+        return False
+    printed = table.roles
+    could = False  # whether some arrangement might feed it
+    for role in printed[card]:
+        if role == "P":
+            return True
+        if role == "SD":
+            if "P" in roles:
+                return True
+            could = could or any("P" in printed[other] for other in cards)
+            continue
+        prey_roles = PREY_ROLES[role]
+        for other, acting in zip(cards, roles):
+            if table.eats(card, other):
+                if acting in prey_roles:
+                    return True
+                could = could or any(r in prey_roles for r in printed[other])
+    return could and fits(table, code, tuple(cards) + (card,))
 
 
 def _masks(table: CardTable, code: str, defs: tuple[int, ...]):

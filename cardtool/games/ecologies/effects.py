@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
-from cardtool.games.ecologies.arrange import alternatives, fits
+from cardtool.games.ecologies.arrange import alternatives, fits_with
 from cardtool.games.ecologies.model import Effect
 from cardtool.games.ecologies.table import matches
 
@@ -263,7 +263,7 @@ def rescue_plays(state, frame: tuple) -> list[tuple[int, int]]:
     return [(card, eco.biome) for card in sorted(state.hands[owner])
             if table.kind[card] == "organism"
             and any(matches(table, f, card, owner_relation="you", acting=None, code=None) for f in free)
-            for eco in own if eco.code in table.biomes[card] and fits(table, eco.code, eco.cards + (card,))]
+            for eco in own if eco.code in table.biomes[card] and fits_with(table, eco.code, eco.cards, eco.roles, card)]
 
 
 def relocate(state, owner: int, biome: int, cards) -> None:
@@ -276,7 +276,7 @@ def relocate(state, owner: int, biome: int, cards) -> None:
         state.limbo.remove(card)
         for other in state.ecologies_of(owner):
             if (other.biome != biome and other.code in table.biomes[card]
-                    and fits(table, other.code, other.cards + (card,))):
+                    and fits_with(table, other.code, other.cards, other.roles, card)):
                 state.arrange_eco(other.biome, other.cards + (card,))
                 state.log("move", owner, card, other.biome)
                 changed.append(other.biome)

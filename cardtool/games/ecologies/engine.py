@@ -1,7 +1,11 @@
-"""The Ecologies game: static facts (deck, seats, mode, seed) and the deal.
+"""The Ecologies game: static facts (deck, seats, mode, seed), the deal, and worlds dealt from what a
+seat may know (`sample_state`, for search bots).
 
 Modes: `multi` (the rulebook's game, 2-6 players), `single` (the single-player game) and `simplified`
 (every organism 1 VP, first to 12; the game ends when the deck runs out).
+
+The top of the engine: it binds the rules (rules.py, turns.py, view.py, text.py) for the states of its
+games, so that state.py imports none of them. Bots import its sampling through observation.py.
 """
 
 from __future__ import annotations
@@ -10,21 +14,18 @@ import random
 
 from cardtool.engine.protocol import Seat
 from cardtool.errors import UsageError
-from cardtool.games.ecologies.actions import Offer
+from cardtool.games.ecologies import rules, text, turns, view
 from cardtool.games.ecologies.model import EcologiesDeck
-from cardtool.games.ecologies.observation import Observation, sample_state, seat_table
-from cardtool.games.ecologies.rules import DRAWS, HAND_SIZE, TARGET_VP
-from cardtool.games.ecologies.turns import start_turn
+from cardtool.games.ecologies.rules import DRAWS, HAND_SIZE, MAX_ROUNDS, TARGET_VP
 from cardtool.games.ecologies.state import EcologiesState
-from cardtool.games.ecologies.table import CardTable
+from cardtool.games.ecologies.table import CardTable, seat_table
+from cardtool.games.ecologies.view import Observation
 from cardtool.suggest import did_you_mean
 
 MODES = ("multi", "single", "simplified")
-#: A playtest safeguard, not a rulebook rule: a game still going after this many rounds ends, and the
-#: most VP wins (bots that keep buying recycle the deck, and could otherwise play on for ever). Games
-#: of bots that try to win end long before (4 greedy players: 9 rounds on average, rarely over 20); a
-#: single player plays the deck out, which takes longer.
-MAX_ROUNDS = {"multi": 60, "simplified": 60, "single": 200}
+__all__ = ["MAX_ROUNDS", "MODES", "EcologiesGame", "players_for", "sample_state", "world_game"]
+#: World games by public facts: a search bot deals thousands of worlds of one game.
+_WORLDS: dict[tuple, "EcologiesGame"] = {}
 
 
 def players_for(deck: EcologiesDeck, mode: str) -> range:
@@ -38,6 +39,12 @@ def players_for(deck: EcologiesDeck, mode: str) -> range:
 
 class EcologiesGame:
     """Static facts of one game; `new_initial_state()` shuffles with the seed and deals 7 to each seat."""
+
+    #: The rules its states follow (EcologiesState.legal_actions, apply, observation, describe).
+    legal_actions = staticmethod(rules.legal_actions)
+    apply = staticmethod(turns.apply)
+    observe = staticmethod(view.observe)
+    describe = staticmethod(text.describe)
 
     def __init__(self, deck: EcologiesDeck | CardTable, players: int, mode: str = "multi", seed: int = 0, *,
                  max_rounds: int | None = None):
@@ -55,23 +62,6 @@ class EcologiesGame:
         self.players, self.mode, self.seed = players, mode, seed
         self.max_rounds = max_rounds or MAX_ROUNDS[mode]
         self.target_vp = TARGET_VP
-        self._offers: dict[tuple[int, str], Offer] = {}
-        self._hand_offers: dict[tuple[tuple[int, ...], tuple[str, ...]], tuple[Offer, ...]] = {}
-
-    def offer(self, card: int, want: str) -> Offer:
-        """The Offer action for a card and a want, made once and shared (legal_actions makes many)."""
-        action = self._offers.get((card, want))
-        if action is None:
-            action = self._offers[(card, want)] = Offer(card, want)
-        return action
-
-    def offers_of(self, cards: tuple[int, ...], wants: tuple[str, ...]) -> tuple[Offer, ...]:
-        """The Offer actions of these cards, card by card, for each of these wants, made once and shared."""
-        found = self._hand_offers.get((cards, wants))
-        if found is None:
-            found = self._hand_offers[(cards, wants)] = tuple(
-                self.offer(card, want) for card in cards for want in wants)
-        return found
 
     def new_initial_state(self) -> EcologiesState:
         rng = random.Random(self.seed)
@@ -81,7 +71,7 @@ class EcologiesGame:
         for _ in range(HAND_SIZE):
             for seat in range(self.players):
                 state.draw_one(seat, "deck", "deal")
-        start_turn(state)
+        turns.start_turn(state)
         return state
 
     def public(self, seat: int) -> Seat:
@@ -92,5 +82,51 @@ class EcologiesGame:
                     (("max_rounds", self.max_rounds),))
 
     def sample_state(self, observation: Observation, rng: random.Random) -> EcologiesState:
-        """A world consistent with the observation (see observation.sample_state): for tests."""
+        """A world consistent with the observation (see sample_state): for tests."""
         return sample_state(self.public(observation.seat), observation, rng)
+
+
+def world_game(public: Seat) -> EcologiesGame:
+    """A game with the same public facts as the one being played, to hold sampled worlds. Its seed is 0,
+    not the real game's (which a Seat does not carry): what it would deal has nothing to do with the
+    real deal, and a sampled world draws from its own generator anyway."""
+    key = (id(public.deck), public.mode, public.players, public.rules)
+    game = _WORLDS.get(key)
+    if game is None or game.table is not public.deck:
+        if len(_WORLDS) >= 64:
+            _WORLDS.pop(next(iter(_WORLDS)))
+        game = _WORLDS[key] = EcologiesGame(public.deck, public.players, public.mode, 0, **dict(public.rules))
+    return game
+
+
+def sample_state(public: Seat, observation: Observation, rng: random.Random) -> EcologiesState:
+    """A full state showing exactly what the observation shows, the hidden cards dealt at random.
+
+    Only the observation and `rng` decide it: the unseen cards (deck and other hands' unknown cards) are
+    listed by card number and shuffled with `rng`, then dealt to the hands and the deck.
+    """
+    game = world_game(public)
+    hidden = observation.unseen(game.table.size)
+    rng.shuffle(hidden)
+    hands = []
+    for seat in range(observation.players):
+        if seat == observation.seat:
+            hands.append(list(observation.hand))
+            continue
+        known = list(observation.known[seat])
+        missing = observation.hand_sizes[seat] - len(known)
+        hands.append(known + [hidden.pop() for _ in range(missing)])
+    state = EcologiesState(game, random.Random(rng.getrandbits(64)), hidden, hands)
+    state.discard = list(observation.discard)
+    state.known = list(observation.known)
+    state.ecos = {eco.biome: eco for eco in observation.ecologies}
+    state.table_factors = observation.table_factors
+    state.limbo = list(observation.limbo)
+    state.counters = dict(observation.counters)
+    state.own_turns = list(observation.own_turns)
+    state.turn, state.phase = observation.turn, observation.phase
+    state.plays_used, state.offers = observation.plays_used, observation.offers
+    state.moved, state.played, state.quiet = observation.moved, observation.played, observation.quiet
+    state.stack = list(observation.stack)
+    state.over = observation.over
+    return state

@@ -16,7 +16,7 @@ from cardtool.engine.protocol import Seat
 from cardtool.games.ecologies.actions import (
     Accept, Arrange, BuyWith, ChooseCard, ChoosePlayer, Decline, DestroyEcology, Discard, Draw, EndPhase, Move,
     Offer, Play, UseBonus)
-from cardtool.games.ecologies.arrange import arrange, fits, is_healthy
+from cardtool.games.ecologies.arrange import arrange, fits_with, is_healthy
 from cardtool.games.ecologies.effects import single_excluded
 from cardtool.games.ecologies.model import Effect
 from cardtool.games.ecologies.observation import Observation, world_game
@@ -32,9 +32,12 @@ DEAD = 0.3  # a card in hand worth less than this is traded away or spent buying
 class Valuer:
     """What a seat's cards and actions are worth to it, from one observation."""
 
-    def __init__(self, game, observation: Observation, held_values: dict[int, float] | None = None):
+    def __init__(self, game, observation: Observation, held_values: dict[int, float] | None = None,
+                 organism_values: dict[int, float] | None = None):
         """`held_values`: values of organism and biome cards already known for this seat's hand and webs
-        (they depend on nothing else), filled in as they are computed."""
+        (they depend on nothing else), filled in as they are computed; `organism_values`, if given, those
+        of organism cards instead, known for this seat's webs and the biome cards in its hand (all that an
+        organism's value reads)."""
         self.game, self.obs, self.table = game, observation, game.table
         self.seat = observation.seat
         self.mine = [eco for eco in observation.ecologies if eco.owner == self.seat]
@@ -43,6 +46,7 @@ class Valuer:
         self.simplified = observation.mode == "simplified"
         self._cards: dict[int, float] = {}  # factor cards
         self._held = {} if held_values is None else held_values
+        self._organisms = self._held if organism_values is None else organism_values
         self._scores: list[float] | None = None
         self._hand_values: list[float] | None = None
         self._hand_biomes: frozenset[str] | None = None
@@ -107,7 +111,8 @@ class Valuer:
 
     def card_value(self, card: int) -> float:
         """How useful a card in (or coming into) this seat's hand is."""
-        cache = self._held if self.table.kind[card] in ("organism", "biome") else self._cards
+        kind = self.table.kind[card]
+        cache = self._organisms if kind == "organism" else self._held if kind == "biome" else self._cards
         value = cache.get(card)
         if value is None:
             value = cache[card] = self._card_value(card)
@@ -120,7 +125,7 @@ class Valuer:
             vp = self.organism_vp(card)
             living = table.biomes[card]
             for eco in self.mine:
-                if eco.code in living and fits(table, eco.code, eco.cards + (card,)):
+                if eco.code in living and fits_with(table, eco.code, eco.cards, eco.roles, card):
                     return 0.3 + 0.9 * vp
             if living & self.my_codes:
                 return 0.15 + 0.5 * vp
@@ -376,20 +381,44 @@ class GreedyBot:
         self.game = world_game(public)
         self._held_for: tuple | None = None
         self._held_values: dict[int, float] = {}
+        self._organisms_for: tuple | None = None
+        self._organism_values: dict[int, float] = {}
+        self._scored_table: tuple | None = None
+        self._scores: list[float] | None = None
 
     def valuer(self, observation: Observation) -> Valuer:
-        """A Valuer for this observation, sharing card values with the last one while the seat's hand and
-        webs stay the same (a turn's trading asks the same seats again and again)."""
+        """A Valuer for this observation, sharing card values with the last one while what they read stays
+        the same (a turn's trading asks the same seats again and again): biome cards' while the seat's
+        hand and webs do, organisms' while its webs and the biome cards in its hand do; and the VP
+        estimates while the table does."""
         seat = observation.seat
-        held_for = (seat, observation.hand,
-                    tuple((eco.code, eco.cards) for eco in observation.ecologies if eco.owner == seat))
+        hand = observation.hand
+        webs = tuple((eco.code, eco.cards) for eco in observation.ecologies if eco.owner == seat)
+        held_for = (seat, hand, webs)
         if held_for != self._held_for:
             self._held_for, self._held_values = held_for, {}
-        return Valuer(self.game, observation, self._held_values)
+            table = self.game.table
+            kind, code = table.kind, table.code
+            organisms_for = (seat, webs, frozenset(code[c] for c in hand if kind[c] == "biome"))
+            if organisms_for != self._organisms_for:
+                self._organisms_for, self._organism_values = organisms_for, {}
+        valuer = Valuer(self.game, observation, self._held_values, self._organism_values)
+        table = (observation.ecologies, observation.table_factors)  # all vp_estimates reads
+        if table == self._scored_table:
+            valuer._scores = self._scores
+        else:
+            self._scored_table, self._scores = table, None
+        return valuer
+
+    def _keep_scores(self, valuer: Valuer) -> None:
+        """Remember the VP estimates a decision worked out, for the next one on the same table."""
+        if self._scores is None:
+            self._scores = valuer._scores
 
     def ranked(self, observation: Observation, legal: Sequence, rng: random.Random) -> list[tuple[float, object]]:
         valuer = self.valuer(observation)
         scored = [(round(valuer.value(a), 9), rng.random(), a) for a in legal]
+        self._keep_scores(valuer)
         scored.sort(key=lambda item: (-item[0], item[1]))
         return [(value, action) for value, _, action in scored]
 
@@ -398,15 +427,33 @@ class GreedyBot:
             return legal[0]
         valuer = self.valuer(observation)
         best, choice, ties = None, None, 0
-        for action in legal:
+        candidates = legal
+        if Offer in map(type, legal):
+            # An offer is made only for a want worth asking for (Valuer.wants) and of a card worth less
+            # than DEAD (else it is worth -1, below ending the phase): most of a trade's offers are not.
+            wanted = frozenset(valuer.my_codes | valuer.hand_biomes) - {""}
+            candidates = [a for a in legal if type(a) is not Offer or a.want in wanted]
+        offer_values: dict[int, float | None] = {}  # per card: what offering it is worth, whatever the want
+        for action in candidates:
             kind = type(action)
-            if kind is Offer and (not valuer.wants(action.want) or valuer.card_value(action.card) >= DEAD):
-                continue  # never offered: worth -1, below ending the phase
-            value = THRESHOLD if kind is EndPhase else valuer.value(action)
+            if kind is Offer:
+                card = action.card
+                if card in offer_values:
+                    value = offer_values[card]
+                else:
+                    value = offer_values[card] = (valuer.offer_value(action) if valuer.card_value(card) < DEAD
+                                                  else None)
+                if value is None:
+                    continue
+            elif kind is EndPhase:
+                value = THRESHOLD
+            else:
+                value = valuer.value(action)
             if best is None or value > best + 1e-9:
                 best, choice, ties = value, action, 1
             elif abs(value - best) <= 1e-9:
                 ties += 1
                 if rng.randrange(ties) == 0:  # reservoir sampling: a uniform choice among the ties
                     choice = action
+        self._keep_scores(valuer)
         return choice

@@ -11,8 +11,7 @@ game, the first turn, counted from 1, at which any web of it was healthy, or Non
 from __future__ import annotations
 
 from cardtool.engine.protocol import TURN_CAP
-from cardtool.games.ecologies.engine import MAX_ROUNDS
-from cardtool.games.ecologies.rules import TARGET_VP
+from cardtool.games.ecologies.rules import MAX_ROUNDS, TARGET_VP
 from cardtool.games.ecologies.state import CAPS, DECK_OUT, EXHAUSTED, ROUND_CAP, TARGET
 from cardtool.games.plugin import EndReason, GameRecord
 

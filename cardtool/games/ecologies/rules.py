@@ -9,12 +9,14 @@ where docs/rules/ecologies.md says the rulebook is silent is taken here, in turn
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import repeat
+from operator import is_
 
 from cardtool.games.ecologies import effects
 from cardtool.games.ecologies.actions import (
     DECLINE, END_PHASE, Accept, Arrange, BuyWith, ChooseCard, ChoosePlayer, DestroyEcology, Discard, Draw, Move, Offer, Play,
     UseBonus)
-from cardtool.games.ecologies.arrange import fits
+from cardtool.games.ecologies.arrange import fits, fits_with
 from cardtool.games.ecologies.state import EcologiesState
 from cardtool.games.ecologies.table import matches
 
@@ -25,6 +27,11 @@ SINGLE_DISCARDS = 3
 BUY_COST = 4  # cards from hand per card bought
 ECOLOGY_COST = 3  # cards of a destroyed ecology per card bought
 TARGET_VP = 12
+#: A playtest safeguard, not a rulebook rule: a game still going after this many rounds ends, and the
+#: most VP wins (bots that keep buying recycle the deck, and could otherwise play on for ever). Games
+#: of bots that try to win end long before (4 greedy players: 9 rounds on average, rarely over 20); a
+#: single player plays the deck out, which takes longer.
+MAX_ROUNDS = {"multi": 60, "simplified": 60, "single": 200}
 #: Offers a player may make in one turn: trading ends, even among bots that would never stop.
 OFFERS_PER_TURN = 3
 _DRAW_CHOICES = [Draw(False), Draw(True)]
@@ -33,14 +40,24 @@ _DRAW_CHOICES = [Draw(False), Draw(True)]
 # -- legal actions
 
 
+class Legal(list):
+    """A list of legal actions that answers `in` by identity first: a bot returns one of them, and the
+    playout's check would otherwise compare it with every action before it (dataclass __eq__ calls)."""
+
+    __slots__ = ()
+
+    def __contains__(self, action) -> bool:
+        return any(map(is_, self, repeat(action))) or list.__contains__(self, action)
+
+
 def legal_actions(state: EcologiesState) -> list:
     """What the current player may do now. Never changes the state."""
     if state.over:
         return []
     if state.stack:
-        return choice_options(state, state.stack[-1])
+        return choice_options(state, state.stack[-1])  # a few answers: a plain list will do
     seat, phase = state.seat, state.phase
-    actions: list = []
+    actions = Legal()
     if phase == "trade":
         actions += offers(state, seat)
     actions += plays(state, seat, free_only=phase != "play")
@@ -89,9 +106,20 @@ def offers(state: EcologiesState, seat: int) -> list[Offer]:
     hand = state.hands[seat]
     if len(state.offers) >= OFFERS_PER_TURN or not hand or state.game.mode == "single":
         return []
-    every = state.game.offers_of(tuple(sorted(hand)), want_codes(state.game.table))
+    table = state.game.table
+    by_card = table.offers_by_card or _offers_by_card(table)
+    every: list[Offer] = []
+    for card in sorted(hand):
+        every += by_card[card]
     made = state.offers
-    return [offer for offer in every if (offer.card, offer.want) not in made] if made else list(every)
+    return [offer for offer in every if (offer.card, offer.want) not in made] if made else every
+
+
+def _offers_by_card(table) -> tuple[tuple[Offer, ...], ...]:
+    """Per card, its Offer actions for every want, made once per card table (legal_actions lists many)."""
+    wants = want_codes(table)
+    table.offers_by_card = tuple(tuple(Offer(card, want) for want in wants) for card in range(table.size))
+    return table.offers_by_card
 
 
 def want_codes(table) -> tuple[str, ...]:
@@ -149,7 +177,7 @@ def plays(state: EcologiesState, seat: int, *, free_only: bool) -> list[Play]:
         elif kind == "organism":
             living = table.biomes[card]
             for eco in own:
-                if eco.code in living and fits(table, eco.code, eco.cards + (card,)):
+                if eco.code in living and fits_with(table, eco.code, eco.cards, eco.roles, card):
                     result.append(Play(card, eco.biome))
         else:
             result += factor_plays(state, seat, card, len(hand) - 1)
@@ -185,7 +213,7 @@ def moves(state: EcologiesState, seat: int) -> list[Move]:
             if role == "P" or card in state.moved:
                 continue
             targets = [other for other in own if other is not eco and other.code in table.biomes[card]
-                       and fits(table, other.code, other.cards + (card,))]
+                       and fits_with(table, other.code, other.cards, other.roles, card)]
             if targets and fits(table, eco.code, tuple(c for c in eco.cards if c != card)):
                 result += [Move(card, other.biome) for other in targets]
     return result

@@ -116,15 +116,14 @@ class EcologiesState:
         """1 for the first round of turns (every seat once, from the first player)."""
         return self.turn // self.game.players + 1
 
-    def legal_actions(self) -> list:
-        from cardtool.games.ecologies.rules import legal_actions
+    # The rules live above this module (rules.py, turns.py, view.py, text.py) and are reached through the
+    # game, which binds them (engine.EcologiesGame): the state imports none of them, so no import circle.
 
-        return legal_actions(self)
+    def legal_actions(self) -> list:
+        return self.game.legal_actions(self)
 
     def apply(self, action) -> None:
-        from cardtool.games.ecologies.turns import apply
-
-        apply(self, action)
+        self.game.apply(self, action)
 
     def is_over(self) -> bool:
         return self.over
@@ -158,9 +157,7 @@ class EcologiesState:
         self.log("end", -1, -1, reason)
 
     def observation(self, player: int):
-        from cardtool.games.ecologies.observation import observe
-
-        return observe(self, player)
+        return self.game.observe(self, player)
 
     def clone(self) -> "EcologiesState":
         other = EcologiesState.__new__(EcologiesState)
@@ -187,9 +184,7 @@ class EcologiesState:
         return other
 
     def describe(self, action) -> str:
-        from cardtool.games.ecologies.text import describe
-
-        return describe(self, action)
+        return self.game.describe(self, action)
 
     # -- zones
 
@@ -245,19 +240,6 @@ class EcologiesState:
         for card, _ in self.table_factors:
             yield card
 
-    def placed(self) -> Iterator[tuple[int, int, str | None, str | None]]:
-        """Every card on the table with what a filter reads of it there (as matches_on_table does):
-        (card, owner, the role it acts in, the biome of its ecology; None for a factor card)."""
-        for eco in self.ecos.values():
-            owner, code = eco.owner, eco.code
-            yield eco.biome, owner, None, code
-            for card, role in zip(eco.cards, eco.roles):
-                yield card, owner, role, code
-            for card, _ in eco.factors:
-                yield card, owner, None, None
-        for card, owner in self.table_factors:
-            yield card, owner, None, None
-
     def eco_of(self, card: int) -> Eco | None:
         """The ecology an organism is in (None when it is not on the table)."""
         for eco in self.ecos.values():
@@ -311,14 +293,16 @@ class EcologiesState:
             return tuple(players)
         return tuple(s for s in players if s != active.controller)
 
-    def ongoing(self, seat: int, word: str) -> list[Active]:
-        """Ongoing effects with this action word that work for a seat."""
-        key = (word, seat)
-        found = self._derived.get(key)
-        if found is None:
-            found = self._derived[key] = [a for a in self.active() if a.effect.trigger == "ongoing"
-                                          and a.effect.action == word and seat in self.beneficiaries(a)]
-        return found
+    def ongoing(self, seat: int, word: str) -> Sequence[Active]:
+        """Ongoing effects with this action word that work for a seat (in the order of active())."""
+        by_word = self._derived.get("ongoing")
+        if by_word is None:  # every (word, seat) at once: the rules ask for many between two changes
+            by_word = self._derived["ongoing"] = {}
+            for active in self.active():
+                if active.effect.trigger == "ongoing":
+                    for beneficiary in self.beneficiaries(active):
+                        by_word.setdefault((active.effect.action, beneficiary), []).append(active)
+        return by_word.get((word, seat), ())
 
     def protected(self, seat: int, card: int | None, by: int) -> bool:
         """Whether seat `by` may not target this seat (card None) or this card of theirs (rulebook FAQ).
@@ -365,32 +349,84 @@ class EcologiesState:
 
     def vp(self, seat: int) -> Fraction:
         """A seat's VP: its organisms (1 each in the simplified game) plus VP effects in force."""
-        total = self._derived.get(seat)
+        key = ("vp", seat)
+        total = self._derived.get(key)
         if total is None:
-            total = self._derived[seat] = self._count_vp(seat)
+            total = self._derived[key] = Fraction(self.vp_units(seat), self.vp_denominator())
         return total
 
-    def _count_vp(self, seat: int) -> Fraction:
+    def vp_denominator(self) -> int:
+        """What vp_units count in: 1/denominator of a VP (1 in the simplified game: whole cards)."""
+        return 1 if self.game.mode == "simplified" else self.game.table.vp_denominator
+
+    def vp_units(self, seat: int) -> int:
+        """A seat's VP as a whole number of 1/vp_denominator(): exact, and cheap to compare."""
+        found = self._derived.get(seat)
+        if found is None:
+            self._count_vp_units()
+            found = self._derived[seat]
+        return found
+
+    def _count_vp_units(self) -> None:
+        """Every seat's vp_units at once (the game's end is checked for all after any change)."""
         table = self.game.table
-        bonus = 0  # whole VP from the effects in force (amounts are whole numbers)
+        simplified = self.game.mode == "simplified"
+        bonus = [0] * self.game.players  # whole VP from the effects in force (amounts are whole numbers)
         for active in self.active():
             effect = active.effect
-            if effect.trigger != "ongoing" or seat not in self.beneficiaries(active):
+            if effect.trigger != "ongoing":
                 continue
             if effect.action == "gain_vp":
-                bonus += effect.amount
+                amount = effect.amount
             elif effect.action == "vp_per":
-                controller, flt = active.controller, effect.filter
-                bonus += effect.amount * sum(
-                    1 for card, owner, acting, code in self.placed()
-                    if matches(table, flt, card, owner_relation="you" if owner == controller else "opponent",
-                               acting=acting, code=code))
-        mine = [eco for eco in self.ecos.values() if eco.owner == seat]
-        if self.game.mode == "simplified":
-            return Fraction(sum(len(eco.cards) for eco in mine) + bonus)
-        units, denominator = table.vp_units, table.vp_denominator
-        organisms = sum(units[c] for eco in mine for c in eco.cards)
-        return Fraction(organisms + bonus * denominator, denominator)
+                amount = effect.amount * self.count_placed(effect.filter, active.controller)
+            else:
+                continue
+            for seat in self.beneficiaries(active):
+                bonus[seat] += amount
+        units = table.vp_units
+        totals = bonus if simplified else [b * table.vp_denominator for b in bonus]
+        for eco in self.ecos.values():
+            if simplified:
+                totals[eco.owner] += len(eco.cards)
+            else:
+                for card in eco.cards:
+                    totals[eco.owner] += units[card]
+        for seat, total in enumerate(totals):
+            self._derived[seat] = total
+
+    def count_placed(self, flt, controller: int) -> int:
+        """How many cards on the table match a filter, seen from an effect's controller: a card of an
+        ecology by its owner, the role it acts in and the ecology's biome; a factor card by its owner.
+        Cards the filter's kind or acting role rules out are not asked about."""
+        key = ("count", flt, controller)
+        found = self._derived.get(key)
+        if found is not None:
+            return found
+        table = self.game.table
+        kinds = flt.kind if flt is not None else ()
+        acting = flt.acting if flt is not None else ()
+        organisms = not kinds or "organism" in kinds
+        biomes = (not kinds or "biome" in kinds) and not acting  # on the table, only organisms act
+        factors = (not kinds or "factor" in kinds) and not acting
+        count = 0
+        for eco in self.ecos.values():
+            relation, code = "you" if eco.owner == controller else "opponent", eco.code
+            if biomes:
+                count += matches(table, flt, eco.biome, owner_relation=relation, acting=None, code=code)
+            if organisms:
+                for card, role in zip(eco.cards, eco.roles):
+                    if not acting or role in acting:
+                        count += matches(table, flt, card, owner_relation=relation, acting=role, code=code)
+            if factors:
+                for card, _ in eco.factors:
+                    count += matches(table, flt, card, owner_relation=relation, acting=None, code=None)
+        if factors:
+            for card, owner in self.table_factors:
+                count += matches(table, flt, card, owner_relation="you" if owner == controller else "opponent",
+                                 acting=None, code=None)
+        self._derived[key] = count
+        return count
 
     def role_weights(self, seat: int, code: str) -> tuple[int, ...]:
         """VP a seat earns per card acting in each role in an ecology of this biome (vp_per effects with
@@ -402,8 +438,11 @@ class EcologiesState:
         return found
 
     def _role_weights(self, seat: int, code: str) -> tuple[int, ...]:
+        found = self.ongoing(seat, "vp_per")
+        if not found:
+            return NO_WEIGHTS
         weights = list(NO_WEIGHTS)
-        for active in self.ongoing(seat, "vp_per"):
+        for active in found:
             flt = active.effect.filter
             if flt is None or not flt.acting or (flt.kind and "organism" not in flt.kind):
                 continue

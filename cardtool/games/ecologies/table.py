@@ -14,6 +14,8 @@ from cardtool.games.ecologies.model import Biome, EcologiesDeck, Effect, Factor,
 #: Tables by id(deck); each table holds its deck, so an id is never reused while cached.
 _TABLES: dict[int, "CardTable"] = {}
 _CACHED_DECKS = 16
+#: Each seat's own card table, by (deck, seat): the same definitions as the engine's, its own memos.
+_SEAT_TABLES: dict[tuple[int, int], "CardTable"] = {}
 
 
 class CardTable:
@@ -51,6 +53,8 @@ class CardTable:
         self.vp_denominator = math.lcm(*(v.denominator for v in self.vp)) if self.vp else 1
         self.vp_units = tuple(int(v * self.vp_denominator) for v in self.vp)
         self.vp_float = tuple(float(v) for v in self.vp)  # for bots' estimates only
+        #: Per card, its Offer actions for every want (rules.offers fills it once).
+        self.offers_by_card: tuple | None = None
 
     @classmethod
     def of(cls, deck: EcologiesDeck) -> "CardTable":
@@ -85,6 +89,19 @@ class CardTable:
         """The physical card numbers of a definition id."""
         d = self.def_index[card_id]
         return [n for n in range(self.size) if self.def_of[n] == d]
+
+
+def seat_table(table: CardTable, seat: int) -> CardTable:
+    """A card table for one seat's bot, never the engine's: a table memoises every arrangement asked of
+    it, and the engine asks about cards in hidden hands (which plays are legal), so a bot reading a
+    shared table's memo would learn them. Kept across games, so a bot's memo stays warm."""
+    key = (id(table.deck), seat)
+    found = _SEAT_TABLES.get(key)
+    if found is None or found.deck is not table.deck:
+        if len(_SEAT_TABLES) >= 64:
+            _SEAT_TABLES.pop(next(iter(_SEAT_TABLES)))
+        found = _SEAT_TABLES[key] = CardTable(table.deck)
+    return found
 
 
 def matches(table: CardTable, flt: Filter | None, card: int, *, owner_relation: str, acting: str | None,

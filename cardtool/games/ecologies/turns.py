@@ -77,8 +77,8 @@ def check_target(state: EcologiesState) -> None:
         return
     reached = state._derived.get("target")  # scores change only with the table
     if reached is None:
-        target = state.game.target_vp
-        reached = state._derived["target"] = any(state.vp(s) >= target for s in range(state.game.players))
+        target = state.game.target_vp * state.vp_denominator()
+        reached = state._derived["target"] = any(state.vp_units(s) >= target for s in range(state.game.players))
     if reached:
         state.finish(TARGET)
 
