@@ -195,8 +195,8 @@ class RecordsGames(Protocol):
 class Faces(Protocol):
     """What printing needs from a game: each card's front and back faces and the cards' stylesheet.
 
-    Face is cardtool.render.context.Face; the printer sets `frame` (cardtool.render.context.Frame) on
-    the object before asking for faces, since every size is laid out for one card size and bleed.
+    Face is cardtool.render.context.Face; the printer renders each face's template with `face`, `card`
+    (the face's typed context) and `frame` (cardtool.render.context.Frame: the size being printed).
     """
 
     game: str
