@@ -90,7 +90,7 @@ class SearchBot:
 
     name = "search"
     OPTIONS = {"iters": positive_int}
-    ITERS = 24
+    ITERS = 96  # measured: 24 rollouts play no better than greedy, 96 win about 60% against it
 
     def __init__(self, public: Seat, iters: int = ITERS):
         self.public, self.iters = public, iters
@@ -104,17 +104,25 @@ class SearchBot:
         totals = {action: 0.0 for action in legal}
         for _ in range(deals):
             world = sample_state(self.public, observation, rng)
+            # Common random numbers: every action is played out in the same world with the same draws of
+            # the greedy players, so the actions' difference is not drowned in the rollouts' noise.
+            rollout_seed = rng.getrandbits(32)
             for action in legal:
-                state = world.clone()
-                state.apply(action)
-                while not state.is_over():
-                    seat = state.current_player
-                    state.apply(self.greedy[seat].choose(state.observation(seat), state.legal_actions(), rng))
-                scores = state.scores()
-                mine = scores[observation.seat]
-                best_other = max(s for seat, s in enumerate(scores) if seat != observation.seat)
-                totals[action] += (100 if mine > best_other else 0) + mine - best_other
-        return max(legal, key=lambda action: totals[action])
+                totals[action] += self._rollout(world, action, observation.seat, random.Random(rollout_seed))
+        # On a tie, the greedy choice.
+        preferred = self.greedy[observation.seat].choose(observation, legal, random.Random(0))
+        return max(legal, key=lambda action: (totals[action], action == preferred))
 
+    def _rollout(self, world, action, me: int, rng: random.Random) -> float:
+        """The outcome for seat `me` of `action` in `world`, played out by greedy players: a win counts
+        100, then the margin over the best other seat."""
+        state = world.clone()
+        state.apply(action)
+        while not state.is_over():
+            seat = state.current_player
+            state.apply(self.greedy[seat].choose(state.observation(seat), state.legal_actions(), rng))
+        scores = state.scores()
+        best_other = max(score for seat, score in enumerate(scores) if seat != me)
+        return (100 if scores[me] > best_other else 0) + scores[me] - best_other
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
