@@ -207,6 +207,24 @@ def test_simulate_reports_win_rates(run_cli, tmp_path, monkeypatch):
         "plants", "visitors", "bonuses"}
 
 
+def test_compare_and_ladder_run_the_plugin_game_and_other_games_commands_refuse_it_cleanly(
+        run_cli, tmp_path, deck_copy, monkeypatch):
+    from cardtool.sim import outputs
+
+    monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")
+    code, out, err = run_cli("compare", DECK, deck_copy, "--games", "6", "--seed", "1", "--jobs", "1",
+                             "--out", tmp_path / "cmp")
+    assert code == 0, out + err
+    code, out, err = run_cli("ladder", DECK, "--bots", "greedy,random", "--games", "6", "--seed", "1", "--jobs", "1",
+                             "--out", tmp_path / "ladder")
+    assert code == 0, out + err
+    assert json.loads((tmp_path / "ladder" / "ladder.json").read_text())
+    for argv in (("score", DECK, tmp_path / "position.yaml"), ("foodweb", DECK)):
+        code, out, err = run_cli(*argv)
+        assert code == 2 and "hedgerow" in (out + err).lower(), argv
+        assert "Traceback" not in out + err
+
+
 # -- Hedgerow's rules, one test each ------------------------------------------------------------------
 
 def _game(deck, players=2, seed=1):
