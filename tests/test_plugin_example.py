@@ -309,3 +309,30 @@ def test_a_deck_too_small_for_two_players_is_warned_about_and_refused_by_play(ru
     assert code == 0 and "table-size" in out
     code, out, err = run_cli("play", deck_copy, "--seed", "1")
     assert code != 0 and "cannot be played" in out + err and "Traceback" not in out + err
+
+
+#: Stored playthroughs (seat bots, seed) -> final scores and a digest of the action list, recorded when the
+#: game was written: a change to the rules, the deal or the bots' choices shows here.
+PLAYTHROUGHS = {
+    ("greedy,random", 1): ((31, 10), "d88bb4d67812f90b"),
+    ("greedy,random", 2): ((28, 16), "67d352f616d64ba0"),
+    ("greedy,random", 3): ((24, 27), "65e2a7c513534229"),
+    ("greedy,greedy,random", 1): ((25, 33, 19), "362af14120948707"),
+    ("greedy,greedy,random", 2): ((26, 22, 25), "fd5b04a874a4e541"),
+    ("greedy,greedy,random", 3): ((28, 29, 18), "566d48b38223ca37"),
+}
+
+
+@pytest.mark.parametrize("bots, seed", list(PLAYTHROUGHS))
+def test_stored_playthroughs_replay_exactly(deck, bots, seed):
+    import hashlib
+
+    from cardtool.engine.bots import make_bots
+    from cardtool.engine.playout import action_json, play
+    from cardtool_hedgerow import PLUGIN
+
+    names = bots.split(",")
+    game = PLUGIN.new_game(deck, len(names), "standard", seed)
+    state = play(game, make_bots(names, PLUGIN.bots, game))
+    digest = hashlib.sha256(json.dumps([action_json(a) for a in state.history]).encode()).hexdigest()[:16]
+    assert (tuple(state.scores()), digest) == PLAYTHROUGHS[bots, seed]
