@@ -370,9 +370,23 @@ def _real(path: str) -> str:
     return os.path.realpath(path)
 
 
+def _plugin_roots() -> list[str]:
+    """The folders of installed game plugins (cardtool.games entry points): part of the program too."""
+    import importlib.util
+    from importlib.metadata import entry_points
+
+    roots = []
+    for point in entry_points(group="cardtool.games"):
+        spec = importlib.util.find_spec(point.value.partition(":")[0].split(".")[0])
+        if spec is not None and spec.origin:
+            roots.append(str(Path(spec.origin).resolve().parent.parent))  # the folder on sys.path
+    return roots
+
+
 def allowed_roots(decks: list[Path], work: Path, dirs: dict) -> list[str]:
     roots = [*decks, work, *dirs.values(),
              ROOT / "cardtool", ROOT / "templates", ROOT / "schemas",  # the program and what it ships
+             *_plugin_roots(),  # installed game plugins, e.g. examples/plugins/hedgerow (editable)
              BOOT,  # the audit bootstrap itself (run as the script)
              sys.prefix, sys.base_prefix, sys.exec_prefix,  # the venv, site-packages and the stdlib
              *{sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")},
