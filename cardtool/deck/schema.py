@@ -7,9 +7,13 @@ import re
 import reprlib
 from functools import lru_cache
 
+from typing import TYPE_CHECKING
+
 import jsonschema_rs
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+
+if TYPE_CHECKING:  # jsonschema itself is imported only to word the issues of a deck that has some
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 from cardtool.deck.yamlsource import SourceDoc
 from cardtool.report import Report
@@ -30,6 +34,8 @@ def load_schema(name: str) -> dict:
 
 @lru_cache(maxsize=None)
 def _validator(name: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(load_schema(name))
 
 
