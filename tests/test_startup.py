@@ -58,7 +58,7 @@ def test_help_lists_every_command_without_importing_them():
 
 @pytest.mark.parametrize("command", ["validate", "info"])
 def test_validate_and_info_load_no_simulation_or_printing_library(command):
-    allowed = {"jsonschema", "networkx", "numpy", "markdown_it"}  # schema checks, food webs, rulebook links
+    allowed = {"networkx", "numpy", "markdown_it"}  # food-web checks, rulebook sections
     loaded = _loaded_after(_cli(command, str(DECKS / "ecologies-bizarre-biomes")))
     assert loaded - allowed == set()
 
