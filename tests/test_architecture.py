@@ -234,3 +234,60 @@ def test_the_cli_lists_each_command_with_its_own_help():
     for spec in commands.specs():
         module = importlib.import_module(spec.module)
         assert (spec.name, spec.help) == (module.NAME, module.HELP), spec.module
+
+
+# -- the registry -----------------------------------------------------------------------------------
+@pytest.fixture
+def fresh_registry(monkeypatch):
+    """The registry as a new process sees it, with the entry points the test gives."""
+    import cardtool.games as games
+
+    def install(points: dict[str, str]):
+        monkeypatch.setattr(games, "_entry_points", lambda: dict(points))
+        registry = games._Registry()
+        monkeypatch.setattr(games, "GAMES", registry)
+        return registry
+
+    return install
+
+
+def test_built_in_games_need_no_entry_point_scan(fresh_registry, monkeypatch):
+    import cardtool.games as games
+
+    registry = fresh_registry({})
+    monkeypatch.setattr(games, "_entry_points", lambda: pytest.fail("scanned entry points for a built-in"))
+    assert registry["symbiosis"].name == "symbiosis" and "ecologies" in registry
+
+
+def test_a_broken_plugin_is_a_clear_error_naming_it(fresh_registry, capsys):
+    import cardtool.games as games
+    from cardtool.cli import main
+
+    fresh_registry({"brokengame": "no_such_module_for_cardtool:PLUGIN"})
+    with pytest.raises(games.GameError, match="'brokengame'.*no_such_module_for_cardtool:PLUGIN.*ModuleNotFound"):
+        games.get("brokengame")
+    assert main(["--help"]) == 1  # listing every command asks every game for its commands
+    err = capsys.readouterr().err
+    assert "the game plugin 'brokengame'" in err and "Traceback" not in err
+
+
+def test_a_plugin_that_is_not_a_game_is_named(fresh_registry):
+    import cardtool.games as games
+
+    fresh_registry({"notagame": "cardtool.errors:CardtoolError"})
+    with pytest.raises(games.GameError, match="'notagame'.*is not a cardtool game.*docs/plugins.md"):
+        games.get("notagame")
+
+
+def test_an_unknown_game_gets_a_suggestion():
+    import cardtool.games as games
+
+    with pytest.raises(games.GameError, match="did you mean 'symbiosis'"):
+        games.get("symbiosys")
+
+
+def test_games_commands_appear_in_help(run_cli):
+    code, out, _ = run_cli("--help")
+    assert code == 0
+    for name in ("foodweb", "arrange", "score"):
+        assert f"    {name} " in out
