@@ -81,7 +81,7 @@ class GameText(Protocol):
 class PlayableGame(GamePlugin, Protocol):
     """A game that `cardtool play` can run: its modes, seats, engine, bots and text.
 
-    Symbiosis implements it; Ecologies will. The play command needs nothing else from a game.
+    Both built-in games implement it. The play command needs nothing else from a game.
     """
 
     modes: tuple[str, ...]  # the first is the default
