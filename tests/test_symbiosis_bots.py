@@ -147,6 +147,22 @@ def test_search_bot_is_reproducible(deck):
     assert bot.choose(obs, legal, random.Random(3)) == bot.choose(obs, legal, random.Random(3))
 
 
+def test_search_weighs_greedys_choice_and_plays_a_legal_swap(deck):
+    for seed in range(6):
+        players, mode = TABLES[seed % 4]
+        game, state = _midgame(deck, players, mode, seed)
+        seat = state.current_player
+        obs, legal = state.observation(seat), state.legal_actions()
+        bot = SearchBot(game.public(seat), iters=12)
+        greedy = GreedyBot(game.public(seat)).choose(obs, legal, random.Random(seed))
+        candidates = bot.candidates(obs, legal, random.Random(seed))
+        assert len(candidates) == SearchBot.WIDTH and len(set(candidates)) == len(candidates)
+        assert (greedy.river, greedy.pond) in {(c.river, c.pond) for c in candidates}
+        assert all(c in legal for c in candidates)
+        assert bot.choose(obs, legal, random.Random(seed)) in legal
+        assert SearchBot(game.public(seat), ms=5).choose(obs, legal, random.Random(seed)) in legal
+
+
 def test_unknown_bot_name_is_a_usage_error_with_a_suggestion(deck):
     game = SymbiosisGame(deck, 2, "duel")
     with pytest.raises(UsageError, match="did you mean 'greedy'"):
