@@ -122,20 +122,27 @@ def fits_with(table: CardTable, code: str, cards: Sequence[int], roles: Sequence
 
 def _masks(table: CardTable, code: str, defs: tuple[int, ...]):
     """Per position: what it eats (bitmask of positions) and the roles it may take (numbers, printed order)."""
-    n = len(defs)
-    eats = [0] * n
+    printed = table.solver_roles or _solver_roles(table)
+    positions: dict[int, int] = {}  # definition -> bitmask of the positions holding a copy
+    for j, d in enumerate(defs):
+        positions[d] = positions.get(d, 0) | 1 << j
+    eats = []
     roles: list[tuple[int, ...]] = []
-    for i, d in enumerate(defs):
-        definition = table.defs[d]
-        if getattr(definition, "biomes", ()) and code in definition.biomes:
-            roles.append(tuple(ROLE_NUMBER[r] for r in definition.roles))
-        else:
-            roles.append(())
-        prey = table.eats_def[d]
-        for j, other in enumerate(defs):
-            if j != i and other in prey:
-                eats[i] |= 1 << j
+    eats_def, defs_of = table.eats_def, table.defs
+    for d in defs:
+        definition = defs_of[d]
+        roles.append(printed[d] if getattr(definition, "biomes", ()) and code in definition.biomes else ())
+        mask = 0
+        for prey in eats_def[d] & positions.keys():  # never its own definition: no copy eats another
+            mask |= positions[prey]
+        eats.append(mask)
     return eats, roles
+
+
+def _solver_roles(table: CardTable) -> tuple[tuple[int, ...], ...]:
+    """Per definition, its printed roles as the solver's numbers (made once per card table)."""
+    table.solver_roles = tuple(tuple(ROLE_NUMBER[r] for r in getattr(d, "roles", ())) for d in table.defs)
+    return table.solver_roles
 
 
 def feasible(eats: list[int], roles: list[tuple[int, ...]]) -> list[int]:
@@ -193,39 +200,42 @@ def _solve(table: CardTable, code: str, defs: tuple[int, ...], weights: tuple[in
     ceiling = (len(order), int(all(can[h] for h in HEALTH) and len(order) >= 5), sum(max_weight))
     nodes = 0
 
-    def satisfiable(i: int, r: int) -> bool:
-        if r == P:
-            return True
-        if r == SD:
-            return bool((role_mask[P] | (unassigned & can[P])) & ~(1 << i))
-        prey = 0
-        for p in PREY[r]:
-            prey |= role_mask[p]
-        return bool(eats[i] & (prey | (unassigned & prey_can[r])))
+    can_p, can_c1, can_sd, can_c2, can_c3 = can[P], can[C1], can[SD], can[C2], can[C3]
+    rest_weight = [sum(max_weight[i] for i in order[depth:]) for depth in range(len(order) + 1)]
+    size = len(order)
 
     def consistent() -> bool:
+        """Every card given a role still has a possible prey (forward checking)."""
+        producers = role_mask[P] | (unassigned & can_p)
+        prey_now = (0, role_mask[P], 0, role_mask[C1] | role_mask[SD], role_mask[C2], role_mask[C3])
         for k in kept:
-            if not satisfiable(k, assigned[k]):
+            r = assigned[k]
+            if r == P:
+                continue
+            if r == SD:
+                if not producers & ~(1 << k):
+                    return False
+            elif not eats[k] & (prey_now[r] | (unassigned & prey_can[r])):
                 return False
         return True
-
-    def bound(depth: int, weight: int) -> tuple:
-        remaining = len(order) - depth
-        healthy = all(role_mask[h] or unassigned & can[h] for h in HEALTH)
-        rest = sum(max_weight[i] for i in order[depth:])
-        return (len(kept) + remaining, int(healthy), weight + rest)
 
     def search(depth: int, weight: int) -> bool:
         """Explore; True stops the whole search (the ceiling is reached or the budget spent)."""
         nonlocal best_key, best, nodes, unassigned
         nodes += 1
-        if depth == len(order):
-            key = (len(kept), int(all(role_mask[h] for h in HEALTH)), weight)
+        if depth == size:
+            key = (len(kept), int(bool(role_mask[P] and role_mask[C1] and role_mask[C2] and role_mask[C3]
+                                       and role_mask[SD])), weight)
             if key > best_key:
                 best_key, best = key, assigned[:]
             return best_key == ceiling
-        if nodes > NODE_BUDGET or bound(depth, weight) <= best_key:
-            return nodes > NODE_BUDGET
+        if nodes > NODE_BUDGET:
+            return True
+        healthy = bool((role_mask[P] or unassigned & can_p) and (role_mask[C1] or unassigned & can_c1)
+                       and (role_mask[C2] or unassigned & can_c2) and (role_mask[C3] or unassigned & can_c3)
+                       and (role_mask[SD] or unassigned & can_sd))
+        if (len(kept) + size - depth, int(healthy), weight + rest_weight[depth]) <= best_key:
+            return False
         i = order[depth]
         bit = 1 << i
         unassigned &= ~bit
@@ -291,23 +301,30 @@ def _alternatives(table: CardTable, code: str, defs: tuple[int, ...], weights: t
     found: dict[tuple[str, ...], None] = {_same_copies(defs, first): None}
     nodes = 0
 
-    def fed(i: int, r: int) -> bool:
-        if r == P:
-            return True
-        if r == SD:
-            return bool((role_mask[P] | (unassigned & can[P])) & ~(1 << i))
-        prey = 0
-        for p in PREY[r]:
-            prey |= role_mask[p] | (unassigned & can[p])
-        return bool(eats[i] & prey)
+    rest_low = [sum(low[i] for i in order[depth:]) for depth in range(n + 1)]
+    rest_high = [sum(high[i] for i in order[depth:]) for depth in range(n + 1)]
+
+    def all_fed() -> bool:
+        """Every card given a role can still be fed (its prey assigned or unassigned but able)."""
+        could = [role_mask[r] | (unassigned & can[r]) for r in range(6)]
+        producers = could[P]
+        prey_of = (0, could[P], 0, could[C1] | could[SD], could[C2], could[C3])
+        for k, r in enumerate(assigned):
+            if r is None or r == P:
+                continue
+            if r == SD:
+                if not producers & ~(1 << k):
+                    return False
+            elif not eats[k] & prey_of[r]:
+                return False
+        return True
 
     def search(depth: int, weight: int) -> None:
         nonlocal nodes, unassigned
         nodes += 1
         if nodes > _ALTERNATIVE_NODES or len(found) >= MAX_ALTERNATIVES:
             return
-        rest = order[depth:]
-        if not sum(low[i] for i in rest) <= value - weight <= sum(high[i] for i in rest):
+        if not rest_low[depth] <= value - weight <= rest_high[depth]:
             return
         if healthy and not all(role_mask[h] or unassigned & can[h] for h in HEALTH):
             return
@@ -321,7 +338,7 @@ def _alternatives(table: CardTable, code: str, defs: tuple[int, ...], weights: t
         for r in options[i]:
             assigned[i] = r
             role_mask[r] |= bit
-            if all(fed(k, assigned[k]) for k in range(n) if assigned[k] is not None):
+            if all_fed():
                 search(depth + 1, weight + weights[r])
             role_mask[r] &= ~bit
         assigned[i] = None

@@ -81,11 +81,12 @@ class Valuer:
     def vp_estimates(self) -> list[float]:
         """Every seat's VP, estimated in one pass over the table."""
         table = self.table
-        units = table.vp_units
+        unit = table.vp_units.__getitem__
+        denominator = table.vp_denominator
         totals = [0.0] * self.obs.players
         for eco in self.obs.ecologies:
             totals[eco.owner] += (len(eco.cards) if self.simplified
-                                  else sum(units[c] for c in eco.cards) / table.vp_denominator)
+                                  else sum(map(unit, eco.cards)) / denominator)
         for card, owner in self.obs.table_factors:
             totals[owner] += sum(e.amount for e in table.effects[card] if e.action == "gain_vp")
         return totals
@@ -95,12 +96,19 @@ class Valuer:
 
     def eco_value(self, code: str, biome: int, cards: tuple[int, ...]) -> float:
         """Health and food security of an ecology holding these cards (VP counted apart)."""
-        result = arrange(self.table, code, cards)
-        roles = [r for r in result.roles if r is not None]
-        value = ROLE_FILLED * len({"P", "C1", "C2", "C3", "SD"} & set(roles))
-        if is_healthy(roles):
+        shapes = self.table.web_shapes  # what the best arrangement fills: pure, so kept per card table
+        shape = shapes.get((code, cards))
+        if shape is None:
+            roles = [r for r in arrange(self.table, code, cards).roles if r is not None]
+            if len(shapes) >= 100_000:
+                shapes.clear()
+            shape = shapes[(code, cards)] = (len({"P", "C1", "C2", "C3", "SD"} & set(roles)), is_healthy(roles),
+                                             roles.count("P") >= 2)
+        filled, healthy, producers = shape
+        value = ROLE_FILLED * filled
+        if healthy:
             value += HEALTHY + self.bonus_value(biome)
-        if roles.count("P") >= 2:
+        if producers:
             value += SECOND_PRODUCER
         return value
 
@@ -312,12 +320,14 @@ class Valuer:
         """The destroy effects of factor cards that may still be played against this seat: those it has
         not seen (deck, other hands) and those known to be in other hands."""
         if self._threats is None:
+            # Unseen or in another hand is everywhere but this hand, the discard pile, limbo and the
+            # table; only factor cards matter.
             obs, table = self.obs, self.table
-            cards = set(obs.unseen(table.size))
-            for seat, known in enumerate(obs.known):
-                if seat != self.seat:
-                    cards.update(known)
-            self._threats = [e for c in sorted(cards) if table.kind[c] == "factor" for e in table.effects[c]
+            out = set(obs.hand) | set(obs.discard) | set(obs.limbo)
+            out.update(card for card, _ in obs.table_factors)
+            for eco in obs.ecologies:
+                out.update(card for card, _ in eco.factors)
+            self._threats = [e for c in table.factor_cards if c not in out for e in table.effects[c]
                              if e.action == "destroy" and e.target in ("opponent", "random_opponent", "each_opponent")]
         return self._threats
 

@@ -46,6 +46,7 @@ class CardTable:
         self.biome_names = {b.code: b.name for b in deck.biomes}
         self.codes = tuple(deck.biome_codes)
         self.organism_cards = tuple(n for n in range(self.size) if self.kind[n] == "organism")
+        self.factor_cards = tuple(n for n in range(self.size) if self.kind[n] == "factor")
         #: Arrangement results, shared by every game of the deck (see arrange.py).
         self.arrangements: dict = {}
         self.arranged: dict = {}  # the same, by the cards in the order they were given
@@ -55,6 +56,10 @@ class CardTable:
         self.vp_float = tuple(float(v) for v in self.vp)  # for bots' estimates only
         #: Per card, its Offer actions for every want (rules.offers fills it once).
         self.offers_by_card: tuple | None = None
+        #: Per definition, its printed roles as arrange's numbers (arrange fills it once).
+        self.solver_roles: tuple | None = None
+        #: A bot's memo of what best arrangements fill, by (biome code, cards) (greedy.Valuer.eco_value).
+        self.web_shapes: dict = {}
 
     @classmethod
     def of(cls, deck: EcologiesDeck) -> "CardTable":

@@ -26,6 +26,10 @@ def apply(state: EcologiesState, action) -> None:
         check_target(state)
 
 
+#: Choices that can always be answered (an offer can be declined, a rescue ended): never lapse.
+ALWAYS_ANSWERED = frozenset(("offer", "rescue"))
+
+
 def run(state: EcologiesState) -> None:
     """Resolve automatic frames until a choice waits for an answer or nothing is left to resolve."""
     stack = state.stack
@@ -48,7 +52,7 @@ def run(state: EcologiesState) -> None:
             stack.pop()
             for _ in range(frame[2]):
                 state.draw_one(frame[1], "deck", frame[3])
-        elif choice_options(state, frame):
+        elif kind in ALWAYS_ANSWERED or choice_options(state, frame):
             return
         else:
             stack.pop()  # nothing to choose from: the choice lapses

@@ -1,0 +1,98 @@
+"""Ecologies engine speed: GreedyBot games per second on one core, four seats and two, beside the target.
+
+Not a test: a script that prints figures, to run on the machine whose figures the README shows.
+
+    .venv/bin/python benchmarks/ecologies_engine_bench.py                    # this checkout alone
+    .venv/bin/python benchmarks/ecologies_engine_bench.py --against /tmp/old  # beside an older tree
+
+Each figure plays whole games of the base deck (multi mode, seeds 0, 1, 2, ... as `cardtool simulate`
+plays them, with its turn cap) in one process after a warm-up, and counts games per second of the
+process's CPU time (what one core gives when it is not shared) and of wall-clock time. The machine may
+be shared and busy: the load average is printed beside the figures, and `--against DIR` measures an
+older checkout (e.g. `git worktree add DIR <commit>`) in alternating rounds, each in its own process,
+so the ratio of the two is fair even when the absolute figures are not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Issue 15 item 5: four-player GreedyBot games per second on one core.
+TARGET_4P = 150.0
+TABLES = (("4p greedy", 4), ("2p greedy", 2))
+MAX_TURNS = 1000  # cardtool simulate's default turn cap
+
+_CHILD = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from cardtool.deck.loader import load_deck
+from cardtool.engine.playout import play
+from cardtool.games import GAMES
+from cardtool.games.ecologies.engine import EcologiesGame
+deck = load_deck(sys.argv[2])
+players, games, warm, max_turns = (int(a) for a in sys.argv[3:7])
+bots = GAMES["ecologies"].bots
+def one(seed):
+    game = EcologiesGame(deck, players, "multi", seed)
+    return play(game, [bots["greedy"](game.public(s)) for s in range(players)], max_turns=max_turns)
+for seed in range(10_000, 10_000 + warm):
+    one(seed)
+cpu, wall = time.process_time(), time.perf_counter()
+for seed in range(games):
+    one(seed)
+print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall, "games": games}))
+"""
+
+
+def measure(tree: Path, players: int, games: int, warm: int) -> dict:
+    """Play `games` games in a fresh process running the cardtool of `tree`; CPU and wall seconds."""
+    deck = ROOT / "decks" / "ecologies-bizarre-biomes"
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(tree), str(deck), str(players), str(games), str(warm),
+                          str(MAX_TURNS)], check=True, capture_output=True, text=True, cwd=tree)
+    return json.loads(out.stdout)
+
+
+def rate(runs: list[dict], clock: str) -> float:
+    return sum(r["games"] for r in runs) / sum(r[clock] for r in runs)
+
+
+def load() -> str:
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="games per round (default 200)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds per tree, alternating (default 3)")
+    parser.add_argument("--warm", type=int, default=20, help="warm-up games before each round (default 20)")
+    parser.add_argument("--against", type=Path, help="an older checkout to measure in alternating rounds")
+    args = parser.parse_args()
+    trees = [("this", ROOT)] + ([("against", args.against.resolve())] if args.against else [])
+    print(f"Ecologies engine benchmark: Python {sys.version.split()[0]}, {os.cpu_count()} core(s), "
+          f"load average {load()} (1/5/15 min) at the start")
+    for label, players in TABLES:
+        runs: dict[str, list[dict]] = {name: [] for name, _ in trees}
+        for _ in range(args.rounds):
+            for name, tree in trees:
+                runs[name].append(measure(tree, players, args.games, args.warm))
+        for name, tree in trees:
+            cpu, wall = rate(runs[name], "cpu"), rate(runs[name], "wall")
+            target = f"  (target >= {TARGET_4P:.0f} games/s per core)" if players == 4 else ""
+            where = "" if name == "this" else f" [{tree}]"
+            print(f"{label} {name:<7} {cpu:7.1f} games/s of CPU, {wall:7.1f} of wall{target}{where}", flush=True)
+        if args.against:
+            ratio = rate(runs["this"], "cpu") / rate(runs["against"], "cpu")
+            print(f"{label} speed-up this/against: {ratio:.2f}x (CPU time, same seeds, alternating rounds)")
+    print(f"load average {load()} at the end")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
