@@ -71,7 +71,8 @@ def test_bots_decide_from_the_observation_alone(deck):
     seen = state.observation(seat)
     other = game.sample_state(seen, random.Random(99))
     assert other.hands != state.hands or other.deck != state.deck
-    for bot in (GreedyBot(game.public(seat)), SearchBot(game.public(seat), iters=4)):
+    for bot in (GreedyBot(game.public(seat)), SearchBot(game.public(seat), iters=4),
+                SearchBot(game.public(seat), iters=4, eval="fitted")):
         first = bot.choose(seen, state.legal_actions(), random.Random(5))
         second = bot.choose(other.observation(seat), other.legal_actions(), random.Random(5))
         assert first == second
@@ -119,3 +120,48 @@ def test_the_search_bot_takes_the_move_that_wins_outright(deck):
         after = state.clone()
         after.apply(choice)
         assert after.is_over() and after.winners() == [0]
+
+
+def test_the_fitted_evaluation_favours_the_seat_ahead(deck):
+    """A seat with a five-card cave web (and its VP) against a bare chaparral is the likelier winner,
+    from either seat's side of the model."""
+    from cardtool.games.ecologies.evaluation import win_chance
+    from cardtool.games.ecologies.scenario import position
+
+    game = EcologiesGame(deck, 2, "multi", 1)
+    cave = ["sulfur-oxidizing-bacteria", "cave-amphipod", "cave-isopod", "cave-cricket", "cave-spider"]
+    state = position(game, seat=1, phase="draw", hands={0: ["swamp"], 1: ["toyon"]},
+                     ecologies=[(0, "cave", cave), (1, "chaparral", [])])
+    ahead, behind = win_chance(game, state, 0), win_chance(game, state, 1)
+    assert 0.5 < ahead < 1.0 and 0.0 < behind < 0.5
+
+
+def test_the_refit_recovers_a_known_logistic_model():
+    """The refit script's Newton fit, on positions drawn from a known model, finds its coefficients."""
+    import importlib.util
+
+    import numpy as np
+
+    from tests.conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("fit_eval", ROOT / "benchmarks" / "fit_ecologies_eval.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rng = np.random.default_rng(4)
+    x = np.hstack([rng.normal(0, [1.0, 3.0], size=(20000, 2)), np.ones((20000, 1))])
+    truth = np.array([0.8, -0.3, 0.2])
+    y = (rng.random(20000) < 1 / (1 + np.exp(-x @ truth))).astype(float)
+    assert np.allclose(module.fit(x, y), truth, atol=0.08)
+
+
+def test_the_search_evaluation_is_chosen_in_its_name(deck):
+    from cardtool.engine.bots import make_bots
+    from cardtool.errors import UsageError
+
+    game = EcologiesGame(deck, 2, "multi", 3)
+    fitted, plain = make_bots(["search:eval=fitted", "search"], BOTS, game)
+    assert fitted.fitted and not plain.fitted and fitted.prior < plain.prior
+    alone = make_bots(["search:eval=fitted"], BOTS, EcologiesGame(deck, 1, "single", 3))[0]
+    assert not alone.fitted  # the model is of races between seats: alone, the standing is weighed
+    with pytest.raises(UsageError, match="eval=magic.*expected one of standing, fitted"):
+        make_bots(["search:eval=magic", "greedy"], BOTS, game)

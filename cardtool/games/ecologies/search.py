@@ -2,15 +2,17 @@
 baseline for information-set search). It ranks the actions as GreedyBot does, then for each of the best
 few (and ending the phase) deals the hidden cards at random (observation.sample_state), plays the action
 and lets GreedyBots play on to the end of the turn (`depth` turns), with the same deal and random numbers
-for every candidate, and keeps the action with the best total standing against the best opponent (VP, web
-health, lasting cards, hand; winning outright counts most, and a move that wins at once is taken without
-weighing). GreedyBot's own first choice gets a small head start in every world (PRIOR), so that only a
-clear gain in the rollouts overrides the heuristic. What to offer in a trade and how to arrange a web it
-leaves to GreedyBot, and its rollouts make no offers. Its budget (`search:iters=N`, rollouts a decision,
-default 24; or `search:ms=T`, not reproducible) comes in its name.
+for every candidate, and keeps the action whose rollouts end best. How an end is weighed is `eval=`:
+`standing` (the default) is the seat's standing against the best opponent (VP, web health, lasting
+cards, hand: GreedyBot's own terms; winning outright counts most); `fitted` is the chance of winning by
+a logistic model fitted to the outcomes of greedy games (evaluation.py). A move that wins at once is
+taken without weighing, and GreedyBot's own first choice gets a small head start in every world
+(`prior`), so that only a clear gain in the rollouts overrides the heuristic. What to offer in a trade
+and how to arrange a web it leaves to GreedyBot, and its rollouts make no offers. Its budget
+(`search:iters=N`, rollouts a decision, default 24; or `search:ms=T`, not reproducible) comes in its name.
 
 Built from a public `Seat` only; it sees the game only through observations. Imported by bots.py (the
-roster); imports greedy.py.
+roster); imports greedy.py and evaluation.py.
 """
 
 from __future__ import annotations
@@ -23,11 +25,22 @@ from cardtool.engine.bots import positive_float, positive_int
 from cardtool.engine.protocol import Seat
 from cardtool.errors import UsageError
 from cardtool.games.ecologies.actions import Arrange, EndPhase
+from cardtool.games.ecologies.evaluation import win_chance
 from cardtool.games.ecologies.greedy import GreedyBot, Valuer
 from cardtool.games.ecologies.observation import Observation, sample_state, world_game
 
 #: How a rollout's end position is weighed (`standing`), besides VP: webs, lasting cards, the hand's best six.
 WEBS, LASTING, HAND = 0.6, 0.6, 0.4
+#: `eval=standing`: the standing against the best opponent (`outcome`); `eval=fitted`: the chance of
+#: winning by the logistic model fitted to game outcomes (evaluation.py).
+EVALUATIONS = ("standing", "fitted")
+
+
+def evaluation_name(text: str) -> str:
+    """The `eval=` option: how a rollout's end is weighed."""
+    if text not in EVALUATIONS:
+        raise ValueError(f"one of {', '.join(EVALUATIONS)}")
+    return text
 
 
 class SearchBot:
@@ -42,16 +55,23 @@ class SearchBot:
     """
 
     name = "search"
-    OPTIONS = {"iters": positive_int, "ms": positive_float, "width": positive_int, "depth": positive_int}
+    OPTIONS = {"iters": positive_int, "ms": positive_float, "width": positive_int, "depth": positive_int,
+               "eval": evaluation_name, "prior": positive_float}
     ITERS = 24  # the default budget, in rollouts a decision
     MIN_WORLDS = 2
-    PRIOR = 0.25  # VP-equivalents GreedyBot's own first choice is given: only a clearer gain overrides it
+    EVAL = "standing"
+    #: Per evaluation, the head start GreedyBot's own first choice is given in every world (VP-equivalents
+    #: of `outcome`; win chance of the fitted model): only a clearer gain in the rollouts overrides it.
+    PRIOR = {"standing": 0.25, "fitted": 0.02}
 
     def __init__(self, public: Seat, iters: int | None = None, ms: float | None = None, width: int = 3,
-                 depth: int = 1):
+                 depth: int = 1, eval: str | None = None, prior: float | None = None):
         if iters is not None and ms is not None:
             raise UsageError("bot 'search' takes a budget in iters or in ms, not both")
         self.public, self.width, self.depth = public, width, depth
+        # the fitted model is of two-player (and more) races to 12 VP; alone, the standing is the score
+        self.fitted = (eval or self.EVAL) == "fitted" and public.mode != "single" and public.players > 1
+        self.prior = self.PRIOR["fitted" if self.fitted else "standing"] if prior is None else prior
         self.iters = self.ITERS if iters is None and ms is None else iters
         self.ms = ms
         self.game = world_game(public)
@@ -73,7 +93,7 @@ class SearchBot:
             return shortlist[0]
         seat = observation.seat
         totals = [0.0] * len(shortlist)
-        totals[0] += self.PRIOR * self.MIN_WORLDS
+        totals[0] += self.prior * self.MIN_WORLDS
         stop_turn = observation.turn + self.depth
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000.0
         worlds = 0
@@ -92,9 +112,10 @@ class SearchBot:
                 if state.is_over() and state.winners() == [seat]:
                     return action  # wins outright: nothing to weigh
                 self._play_out(state, stop_turn, random.Random(seed))
-                totals[i] += outcome(self.game, state, seat)
+                totals[i] += (win_chance(self.game, state, seat) if self.fitted
+                              else outcome(self.game, state, seat))
             worlds += 1
-        totals[0] += self.PRIOR * (worlds - self.MIN_WORLDS)
+        totals[0] += self.prior * (worlds - self.MIN_WORLDS)
         best = max(range(len(shortlist)), key=lambda i: (totals[i], -i))
         return shortlist[best]
 
