@@ -311,6 +311,27 @@ def test_a_deck_too_small_for_two_players_is_warned_about_and_refused_by_play(ru
     assert code != 0 and "cannot be played" in out + err and "Traceback" not in out + err
 
 
+def _places(state) -> list[int]:
+    return sorted([*state.pile, *state.verge, *(c for hand in state.hands for c in hand),
+                   *(c for hedgerow in state.hedgerows for c in hedgerow)])
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_every_card_stays_in_exactly_one_place_and_known_cards_are_in_hand(deck, players):
+    from cardtool_hedgerow.model import CardTable
+
+    everything = sorted(CardTable.of(deck).physical())
+    for seed in range(5):
+        state = _game(deck, players, seed).new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_over():
+            state.apply(rng.choice(state.legal_actions()))
+            assert _places(state) == everything
+            for hand, known in zip(state.hands, state.known):
+                assert not [c for c in set(known) if known.count(c) > hand.count(c)]
+            assert len(state.hands[state.current_player if not state.is_over() else 0]) in (3, 4)
+
+
 #: Stored playthroughs (seat bots, seed) -> final scores and a digest of the action list, recorded when the
 #: game was written: a change to the rules, the deal or the bots' choices shows here.
 PLAYTHROUGHS = {
