@@ -73,12 +73,22 @@ def streamed(setup, folder: Path, **options) -> tuple[float, str]:
 def streamed_cpu(setup, folder: Path, **options) -> tuple[float, str, float]:
     """streamed(), and the CPU seconds this process and its (finished) worker processes spent."""
     path = folder / "games.jsonl"
-    cpu_before = _cpu()
+    cpu_before, own_before = _cpu(), _own_cpu()
     started = time.perf_counter()
     with GamesFile(path) as sink:
         run(setup, sink=sink, **options)
     seconds = time.perf_counter() - started
+    global LAST_OWN_CPU
+    LAST_OWN_CPU = _own_cpu() - own_before
     return seconds, hashlib.sha256(path.read_bytes()).hexdigest(), _cpu() - cpu_before
+
+
+LAST_OWN_CPU = 0.0  # this process's share of the last streamed_cpu() run
+
+
+def _own_cpu() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
 
 
 def _cpu() -> float:
@@ -91,22 +101,26 @@ def _cpu() -> float:
 def scaling(deck, games: int, rounds: int) -> None:
     setup = prepare(deck, games=games, players=4, bots="greedy", seed=1)
     print(f"\nTwo processes against one: {games} games a run (Symbiosis, 4 players, greedy), runs alternated")
-    ratios, cpu_ratios = [], []
+    ratios, cpu_ratios, shares = [], [], []
     with tempfile.TemporaryDirectory() as folder:
         for round_ in range(1, rounds + 1):
             before = load()
             one, hash_one, cpu_one = streamed_cpu(setup, Path(folder), jobs=1)
             two, hash_two, cpu_two = streamed_cpu(setup, Path(folder), jobs=2)
+            shares.append(LAST_OWN_CPU / cpu_two)
             ratios.append(one / two)
             cpu_ratios.append(2 * cpu_one / cpu_two)
             same = "same games.jsonl" if hash_one == hash_two else "DIFFERENT games.jsonl"
             print(f"  round {round_}: 1 process {games / one:,.0f} games/s, 2 processes {games / two:,.0f} games/s, "
                   f"ratio {one / two:.2f}x, {same}; CPU per game {1e3 * cpu_one / games:.2f} ms and "
-                  f"{1e3 * cpu_two / games:.2f} ms (parent and workers); {before} -> {load()}", flush=True)
+                  f"{1e3 * cpu_two / games:.2f} ms (parent and workers; the parent {100 * shares[-1]:.1f}%); "
+                  f"{before} -> {load()}", flush=True)
     print(f"two processes / one: median {statistics.median(ratios):.2f}x, best {max(ratios):.2f}x "
           f"(target >= {SCALING_TARGET}x); {load()}")
     print(f"  from CPU time alone (2 x CPU per game with 1 process / with 2: what the ratio would be on two idle "
-          f"cores, before start-up and the last batch's wait): median {statistics.median(cpu_ratios):.2f}x")
+          f"cores, before start-up and the last batch's wait): median {statistics.median(cpu_ratios):.2f}x; the parent's "
+          f"share of the two-process run's CPU (what it takes from the workers' cores): median "
+          f"{100 * statistics.median(shares):.1f}%, so at best {2 * (1 - statistics.median(shares)):.2f}x")
     if os.getloadavg()[0] > (os.cpu_count() or 1):
         print("  DISTURBED: the load average exceeded the number of cores, other work shared them: the wall-clock "
               "ratio is not this code's")
