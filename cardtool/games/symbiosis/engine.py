@@ -251,10 +251,13 @@ class SymbiosisState:
         return scoring.score_table(game.table, [self.pond(s) for s in range(game.players)], game.faces, self.river)
 
     def observation(self, player: int) -> Observation:
-        return Observation(
+        # The frozen dataclass's fields set in one step (its __init__ sets them one by one through
+        # object.__setattr__): the same value, asked for at every decision of every game.
+        observation = object.__new__(Observation)
+        observation.__dict__.update(
             seat=player, mode=self.game.mode, players=self.game.players, turn=self.turn,
-            current_player=self.current_player,
-            ponds=self.seen_ponds(), river=self.seen_river())
+            current_player=self.current_player, ponds=self.seen_ponds(), river=self.seen_river())
+        return observation
 
     def seen_ponds(self) -> tuple[int | None, ...]:
         """Every pond card as the table sees it: its number face up, None face down."""
