@@ -282,14 +282,18 @@ def cluster_model(deck, games: int, workers: int = 2) -> None:
     good = max(1, math.ceil(50 * o_w / t))
     print(f"  best batch: the smallest whose task overhead is under 2% of its games' time, b >= 50 o_w / t = {good} "
           f"(bigger batches only delay the progress bar, a stop rule and the last core's finish); the runner "
-          f"uses games / (16 x worker threads), at most 250")
-    for cores, n in ((100, 100_000), (100, 1_000_000)):
-        size = max(1, min(250, n // (cores * 16)))
+          f"uses games / (16 x worker threads), at most 250, on a cluster at least 2 x worker threads")
+    from cardtool.sim.cluster import cluster_batch
+
+    for cores, n in ((100, 10_000), (100, 100_000), (100, 1_000_000)):
+        size = cluster_batch(n, cores)
         rate = cores / (t + o_w / size)
         limit = size / o_c if o_c > 0 else math.inf
-        print(f"  derived, not measured: {cores} cores, {n:,} games, default batch {size}: about {min(rate, limit):,.0f} "
-              f"games/s ({n / min(rate, limit):,.0f} s) if the network keeps up; the scheduler+client would "
-              f"saturate at {limit:,.0f} games/s ({1 / o_c:,.0f} tasks/s)")
+        tail = min(1.0, size * cores / (2 * n))  # the last tasks: on average half a batch per core left idle
+        print(f"  derived, not measured: {cores} cores, {n:,} games, batch {size}: about {min(rate, limit) * (1 - tail):,.0f} "
+              f"games/s ({n / (min(rate, limit) * (1 - tail)):,.0f} s of games) if the network keeps up: the workers "
+              f"alone would play {rate:,.0f}, the scheduler+client saturate at {limit:,.0f} ({1 / o_c:,.0f} tasks/s), "
+              f"the last batches idle {100 * tail:.0f}% of the cores")
 
 
 def _tree_cpu() -> tuple[float, float]:

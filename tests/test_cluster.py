@@ -65,3 +65,12 @@ def test_dask_loads_only_when_a_run_names_a_scheduler():
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'dask', 'distributed', 'rich'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_cluster_batch_keeps_the_scheduler_below_its_limit_and_every_thread_busy():
+    from cardtool.sim.cluster import cluster_batch
+
+    assert cluster_batch(100_000, 2) == 250  # as on one machine: 16 tasks a thread, at most 250 games
+    assert cluster_batch(100_000, 100) == 200  # at least 2 games a thread: the scheduler's cost per task
+    assert cluster_batch(10_000, 100) == 100  # but every thread gets a task
+    assert cluster_batch(60, 2) == 4 and cluster_batch(50, 100) == 1

@@ -12,7 +12,7 @@ from __future__ import annotations
 from cardtool.errors import UsageError
 from cardtool.sim.config import Setup
 from cardtool.sim.ordering import Collector
-from cardtool.sim.play import Progress, chunks, play_batch
+from cardtool.sim.play import MAX_BATCH, Progress, chunks, play_batch
 
 CONNECT_TIMEOUT = "10s"
 
@@ -34,6 +34,16 @@ def worker_threads(client) -> int:
     return max(1, sum(client.nthreads().values()))
 
 
+def cluster_batch(games: int, threads: int) -> int:
+    """Games per task on a cluster: as on one machine (about 16 tasks per thread, at most MAX_BATCH), but
+    at least 2 per worker thread, because the scheduler and the client handle every task on one core
+    each: measured (docs/simulation.md), a task costs them about two games' time, so with `threads`
+    threads a batch under 2 x threads games makes them, not the workers, the limit (but never so big
+    that some threads get no task)."""
+    size = chunks(games, threads)[0][1] if games else 1
+    return max(size, min(MAX_BATCH, 2 * threads, -(-games // threads)))
+
+
 def run_on_cluster(setups: tuple[Setup, ...], address: str, collector: Collector, tick: Progress,
                    batch: int | None = None) -> bool:
     """Play every game of the setups on the cluster into the collector; True when Ctrl-C stopped the
@@ -46,8 +56,9 @@ def run_on_cluster(setups: tuple[Setup, ...], address: str, collector: Collector
         total = max(setup.games for setup in setups)
         shared = [client.scatter(setup, broadcast=True) for setup in setups]
         wants = (collector.wants_records, collector.wants_lines)
+        size = batch or cluster_batch(total, worker_threads(client))
         futures = [client.submit(play_batch, shared[which], which, start, stop, *wants, pure=False)
-                   for start, stop in chunks(total, worker_threads(client), batch)
+                   for start, stop in chunks(total, 1, size)
                    for which, setup in enumerate(setups) if start < setup.games]
         with client.as_current():
             queue = as_completed(futures)
