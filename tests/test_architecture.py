@@ -20,13 +20,11 @@ MAX_LINES = 400
 
 #: Import circles (counting imports inside functions too) known and being broken this session; a NEW
 #: circle fails. Each entry is the set of modules one circle may run through; remove it once it is gone.
+#: (Ecologies' state <-> rules <-> turns <-> observation and sim/runner <-> sim/cluster, named by the issue,
+#: are gone: H3's 0bad1d1 and H7's 87c33ea.)
 KNOWN_CIRCLES: tuple[frozenset[str], ...] = (
-    # H3 (issue 14 item 4): Ecologies' state <-> rules <-> turns <-> observation.
-    frozenset({"cardtool.games.ecologies.state", "cardtool.games.ecologies.rules", "cardtool.games.ecologies.turns",
-               "cardtool.games.ecologies.observation", "cardtool.games.ecologies.view"}),
-    # H7 (issue 14 item 4): the runner and the Dask cluster runner.
-    frozenset({"cardtool.sim.runner", "cardtool.sim.cluster"}),
-    # H2: Symbiosis' engine <-> observation (sample_state builds a state; the state gives observations).
+    # Symbiosis' engine <-> observation, through deferred imports (sample_state builds a state; the
+    # state gives observations): found by this test, not yet broken (the games/symbiosis owner's).
     frozenset({"cardtool.games.symbiosis.engine", "cardtool.games.symbiosis.observation"}),
 )
 
