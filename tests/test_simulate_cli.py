@@ -93,7 +93,7 @@ def test_simulate_prints_where_the_report_is(run_cli, tmp_path, monkeypatch):
     (["--precision", "3", "--players", "4", "--games", "3"], "whole turns of the line-up (4 games"),
 ])
 def test_misconfiguration_fails_before_any_game(args, message, run_cli, tmp_path, monkeypatch):
-    monkeypatch.setattr(runner, "play_game", lambda *a: pytest.fail("a game was played"))
+    monkeypatch.setattr(play, "play_game", lambda *a: pytest.fail("a game was played"))
     code, out, err = run_cli("simulate", DECKS / "symbiosis", "--seed", "1", "--out", tmp_path / "out", *args)
     assert code == 2 and message in err and "Traceback" not in err
     assert not (tmp_path / "out" / "games.jsonl").exists()

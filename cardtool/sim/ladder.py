@@ -161,20 +161,9 @@ def ladder_json(result: Ladder, config: Mapping) -> dict:
 
 def chart(result: Ladder) -> str:
     """The ratings with their intervals, best at the top, as SVG (bot names as plain text)."""
-    from matplotlib import rc_context
-    from matplotlib.figure import Figure
+    from cardtool.sim.charts import intervals
 
-    from cardtool.sim.charts import COLOURS, STYLE, WIDTH, _svg
-
-    with rc_context(STYLE):
-        figure = Figure(figsize=(WIDTH, max(1.4, 0.35 * len(result.ratings) + 0.8)))
-        ax = figure.add_subplot()
-        ys = list(range(len(result.ratings)))[::-1]
-        for y, r in zip(ys, result.ratings):
-            ax.plot([r.low, r.high], [y, y], color=COLOURS[0], linewidth=1.5)
-            ax.plot([r.rating], [y], "o", color=COLOURS[0], markersize=4)
-        ax.axvline(MEAN_RATING, color="#999", linewidth=0.8)
-        ax.set_yticks(ys, [r.bot for r in result.ratings])
-        ax.set_ylim(-0.8, len(result.ratings) - 0.2)
-        ax.set_xlabel("rating (Elo scale, mean 1500) with 95% interval")
-        return _svg(figure)
+    ratings = result.ratings
+    return intervals([r.bot for r in ratings], [r.rating for r in ratings], [r.low for r in ratings],
+                     [r.high for r in ratings], [False] * len(ratings), centre=MEAN_RATING, as_percent=False,
+                     xlabel="rating (Elo scale, mean 1500) with 95% interval")
