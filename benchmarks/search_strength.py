@@ -8,6 +8,7 @@ Symbiosis Duel at least 70%).
     .venv/bin/python benchmarks/search_strength.py                    # 400 games of each game
     .venv/bin/python benchmarks/search_strength.py --games 60 --game ecologies
     .venv/bin/python benchmarks/search_strength.py --bot search:iters=48 --game symbiosis
+    .venv/bin/python benchmarks/search_strength.py --game symbiosis --jobs 2  # the same games on 2 cores
 
 Seats are rotated: the search bot plays first in even games and second in odd ones, each game dealt from
 its own seed (derived from --seed and the game's number). A tie counts half a win. The time of a decision
