@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 
 from cardtool.commands.common import add_deck_argument, bots_help, caps_help, deck_from, modes_help
@@ -20,6 +21,7 @@ from cardtool.sim.balance_report import ending_counts, run_json, simulation_file
 from cardtool.sim.outputs import write_outputs
 from cardtool.sim.runner import RunResult, check_jobs, look_interval, progress_bar, run as run_games
 from cardtool.sim.sequential import METHOD, SeatPrecision, check_precision, check_rotation, with_sequence_rates
+from cardtool.sim.stream import GamesFile, concatenate, read_records
 
 NAME = "simulate"
 HELP = "play a deck many times with bots and report win rates, game length and card impact with their uncertainty"
@@ -119,16 +121,22 @@ def seed_of(args: argparse.Namespace) -> int:
     return args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**9)
 
 
-def simulate(setup: Setup, args: argparse.Namespace, label: str, stop=None) -> RunResult:
-    """Play the setup's games with a progress bar (until the stop rule says so, with one)."""
+class _NothingFinished(Exception):
+    """Ctrl-C came before the first game finished: there is nothing to report, so nothing is written."""
+
+
+def simulate(setup: Setup, args: argparse.Namespace, label: str, stop=None, sink=None) -> RunResult:
+    """Play the setup's games with a progress bar (until the stop rule says so, with one); with a sink
+    (a stream.GamesFile), the records go to it as they finish instead of into the result."""
     where = f"on {args.scheduler}" if args.scheduler else f"in {min(check_jobs(args.jobs), setup.games)} process(es)"
     games = f"up to {setup.games}" if stop is not None else f"{setup.games}"
     print(f"Playing {games} {setup.mode} games of {label}, {setup.players} players "
           f"({', '.join(setup.lineup)}), seed {setup.seed}, {where}...", flush=True)
     with progress_bar(setup.games, label) as tick:
         if stop is None:
-            return run_games(setup, args.jobs, tick, args.scheduler)
-        return run_games(setup, args.jobs, tick, args.scheduler, stop, look_interval(setup.games, stop.block))
+            return run_games(setup, args.jobs, tick, args.scheduler, sink=sink)
+        return run_games(setup, args.jobs, tick, args.scheduler, stop, look_interval(setup.games, stop.block),
+                         sink=sink)
 
 
 def stopping_json(rule, result: RunResult, bound: int, why: str) -> dict:
@@ -167,29 +175,33 @@ def run(args: argparse.Namespace) -> int:
 
     precision = check_precision(args.precision)
     rule = SeatPrecision(precision, check_rotation(setup)) if precision is not None else None
-    result = simulate(setup, args, deck.manifest.id, rule)
-    records = result.records if rule is None else rule.catch_up(result.records)[0]
-    if not records:
+    interval = "95% interval"
+    try:
+        with staged_dir(out, (Path(args.deck),), command="simulate") as stage:
+            # the games stream to games.jsonl as they finish and are read back one at a time: a run's
+            # memory does not grow with its length (cardtool.sim.stream)
+            with GamesFile(stage / "games.jsonl") as sink:
+                result = simulate(setup, args, deck.manifest.id, rule, sink)
+            if not result.games:
+                raise _NothingFinished
+            analysis = analyse(read_records(stage / "games.jsonl"), Spec.of(simulated_game(deck), deck))
+            run_info = run_json(result)
+            if rule is not None:
+                analysis = with_sequence_rates(analysis, rule)
+                why = stop_reason(rule, result, setup.games, f"every {'team' if analysis.teams else 'seat'}'s "
+                                                             f"interval is at most {args.precision:g} pp either side")
+                run_info["sequential"] = stopping_json(rule, result, setup.games, why)
+                interval = "95% confidence sequence"
+            write_outputs(stage, simulation_files(None, analysis, config, run_info))
+    except _NothingFinished:
         print("cardtool: interrupted before any game finished; nothing written", file=sys.stderr)
         return EXIT_INTERRUPTED
-    plugin = simulated_game(deck)
-    analysis = analyse(records, Spec.of(plugin, deck))
-    run_info = run_json(result)
-    interval = "95% interval"
-    if rule is not None:
-        analysis = with_sequence_rates(analysis, rule, records)
-        why = stop_reason(rule, result, setup.games, f"every {'team' if analysis.teams else 'seat'}'s interval "
-                                                     f"is at most {args.precision:g} pp either side")
-        run_info["sequential"] = stopping_json(rule, result, setup.games, why)
-        interval = "95% confidence sequence"
-    with staged_dir(out, (Path(args.deck),), command="simulate") as stage:
-        write_outputs(stage, simulation_files(records, analysis, config, run_info))
 
     a = analysis
-    print(f"{len(records)} games in {result.seconds:.1f} s ({result.games_per_second:,.0f} games/s): "
+    print(f"{result.games} games in {result.seconds:.1f} s ({result.games_per_second:,.0f} games/s): "
           f"{a.finished} ended by the rules, {a.capped.k} capped (won by nobody).")
     if rule is not None:
-        print(f"Stopped after {len(records)} games ({rule.looks} looks): {why}.")
+        print(f"Stopped after {result.games} games ({rule.looks} looks): {why}.")
     print(f"End reasons: {ending_counts(a)}.")
     for ending in a.endings:
         if ending.reason.cap and ending.games.k:
@@ -201,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"(seed {seed}: add --seed {seed} to repeat this run)")
     print(f"Report: {out / 'report.html'} (and report.pdf); data: games.jsonl, summary.json, cards.csv")
     if result.interrupted:
-        print(f"cardtool: interrupted; the {len(records)} finished games of {setup.games} are reported",
+        print(f"cardtool: interrupted; the {result.games} finished games of {setup.games} are reported",
               file=sys.stderr)
         return EXIT_INTERRUPTED
     return 0
@@ -225,23 +237,31 @@ def run_lineups(args: argparse.Namespace, deck, seed: int) -> int:
     out = make_out_dir(args.out or Path("build") / deck.manifest.id / "sim", (Path(args.deck),))
     labels = [lineup.label for lineup, _ in pairs]
     setups = tuple(setup for _, setup in pairs)
-    if args.scheduler:
-        results = [simulate(setup, args, f"{deck.manifest.id} {label}") for label, setup in zip(labels, setups)]
-    else:
-        where = f"in {min(check_jobs(args.jobs), sum(s.games for s in setups))} process(es)"
-        print(f"Playing {games} {setups[0].mode} games of {deck.manifest.id} for each of {len(setups)} line-ups, "
-              f"{setups[0].players} players ({'; '.join(labels)}), seed {seed}, {where}...", flush=True)
-        with progress_bar(sum(s.games for s in setups), deck.manifest.id) as tick:
-            results = run_together(setups, args.jobs, tick)
-    if not any(result.records for result in results):
+    spec = Spec.of(simulated_game(deck), deck)
+    try:
+        with staged_dir(out, (Path(args.deck),), command="simulate") as stage:
+            parts = [stage / f".games-{index}.part" for index in range(len(setups))]
+            with ExitStack() as files:  # each line-up's games stream to its own part of games.jsonl
+                sinks = [files.enter_context(GamesFile(part, lineup=label)) for part, label in zip(parts, labels)]
+                if args.scheduler:
+                    results = [simulate(setup, args, f"{deck.manifest.id} {label}", sink=sink)
+                               for label, setup, sink in zip(labels, setups, sinks)]
+                else:
+                    where = f"in {min(check_jobs(args.jobs), sum(s.games for s in setups))} process(es)"
+                    print(f"Playing {games} {setups[0].mode} games of {deck.manifest.id} for each of {len(setups)} "
+                          f"line-ups, {setups[0].players} players ({'; '.join(labels)}), seed {seed}, {where}...",
+                          flush=True)
+                    with progress_bar(sum(s.games for s in setups), deck.manifest.id) as tick:
+                        results = run_together(setups, args.jobs, tick, sinks=sinks)
+            if not any(result.games for result in results):
+                raise _NothingFinished
+            runs = [LineupRun(label, analyse(read_records(part), spec), config_json(setup, args.deck), run_json(result))
+                    for label, setup, result, part in zip(labels, setups, results, parts)]
+            concatenate(parts, stage / "games.jsonl")
+            write_outputs(stage, lineup_files(runs, None))
+    except _NothingFinished:
         print("cardtool: interrupted before any game finished; nothing written", file=sys.stderr)
         return EXIT_INTERRUPTED
-    plugin = simulated_game(deck)
-    spec = Spec.of(plugin, deck)
-    runs = [LineupRun(label, analyse(result.records, spec), config_json(setup, args.deck), run_json(result))
-            for label, setup, result in zip(labels, setups, results)]
-    with staged_dir(out, (Path(args.deck),), command="simulate") as stage:
-        write_outputs(stage, lineup_files(runs, [result.records for result in results]))
 
     seconds = max(result.seconds for result in results)
     print(f"{sum(r.analysis.games for r in runs)} games in {seconds:.1f} s.")

@@ -226,7 +226,7 @@ def summary_json(analysis: Analysis, config: Mapping, run: Mapping) -> dict:
 
 
 def run_json(result: "RunResult") -> dict:
-    return {"finished_games": len(result.records), "interrupted": result.interrupted,
+    return {"finished_games": result.games, "interrupted": result.interrupted,
             "seconds": round(result.seconds, 3), "games_per_second": round(result.games_per_second, 1),
             "where": result.where}
 
