@@ -29,15 +29,25 @@ THRESHOLD = 0.05  # an action must gain more than this to beat ending the phase
 DEAD = 0.3  # a card in hand worth less than this is traded away or spent buying
 
 
+#: Effect words whose worth (Valuer.effect_value) reads the observation: the hand, the discard pile, the webs.
+OBSERVING_WORDS = frozenset(("discard_matching", "take_from_discard", "vp_per"))
+
+
+def steady(effects) -> bool:
+    """Whether these effects are worth the same whatever a seat sees (in one game: its mode is fixed)."""
+    return not any(e.action in OBSERVING_WORDS for e in effects)
+
+
 class Valuer:
     """What a seat's cards and actions are worth to it, from one observation."""
 
     def __init__(self, game, observation: Observation, held_values: dict[int, float] | None = None,
-                 organism_values: dict[int, float] | None = None):
+                 organism_values: dict[int, float] | None = None, steady_values: dict | None = None):
         """`held_values`: values of organism and biome cards already known for this seat's hand and webs
         (they depend on nothing else), filled in as they are computed; `organism_values`, if given, those
         of organism cards instead, known for this seat's webs and the biome cards in its hand (all that an
-        organism's value reads)."""
+        organism's value reads); `steady_values`, if given, factor cards' and biome bonuses' values that
+        read nothing of the observation (no word of OBSERVING_WORDS), known for this seat's game."""
         self.game, self.obs, self.table = game, observation, game.table
         self.seat = observation.seat
         self.mine = [eco for eco in observation.ecologies if eco.owner == self.seat]
@@ -47,6 +57,7 @@ class Valuer:
         self._cards: dict[int, float] = {}  # factor cards
         self._held = {} if held_values is None else held_values
         self._organisms = self._held if organism_values is None else organism_values
+        self._steady = {} if steady_values is None else steady_values
         self._scores: list[float] | None = None
         self._hand_values: list[float] | None = None
         self._hand_biomes: frozenset[str] | None = None
@@ -113,17 +124,33 @@ class Valuer:
         return value
 
     def bonus_value(self, biome: int) -> float:
-        return sum(self.effect_value(e, ongoing=True) for e in self.table.effects[biome])
+        key = ("bonus", biome)
+        value = self._steady.get(key)
+        if value is None:
+            value = sum(self.effect_value(e, ongoing=True) for e in self.table.effects[biome])
+            if steady(self.table.effects[biome]):
+                self._steady[key] = value
+        return value
 
     # -- cards
 
     def card_value(self, card: int) -> float:
         """How useful a card in (or coming into) this seat's hand is."""
         kind = self.table.kind[card]
-        cache = self._organisms if kind == "organism" else self._held if kind == "biome" else self._cards
+        if kind == "organism":
+            cache = self._organisms
+        elif kind == "biome":
+            cache = self._held
+        else:
+            value = self._steady.get(card)
+            if value is not None:
+                return value
+            cache = self._cards
         value = cache.get(card)
         if value is None:
             value = cache[card] = self._card_value(card)
+            if kind == "factor" and steady(self.table.effects[card]):
+                self._steady[card] = value
         return value
 
     def _card_value(self, card: int) -> float:
@@ -393,6 +420,7 @@ class GreedyBot:
         self._held_values: dict[int, float] = {}
         self._organisms_for: tuple | None = None
         self._organism_values: dict[int, float] = {}
+        self._steady_values: dict = {}
         self._scored_table: tuple | None = None
         self._scores: list[float] | None = None
 
@@ -403,7 +431,7 @@ class GreedyBot:
         estimates while the table does."""
         seat = observation.seat
         hand = observation.hand
-        webs = tuple((eco.code, eco.cards) for eco in observation.ecologies if eco.owner == seat)
+        webs = tuple([eco for eco in observation.ecologies if eco.owner == seat])  # the same objects: quick to compare
         held_for = (seat, hand, webs)
         if held_for != self._held_for:
             self._held_for, self._held_values = held_for, {}
@@ -412,7 +440,7 @@ class GreedyBot:
             organisms_for = (seat, webs, frozenset(code[c] for c in hand if kind[c] == "biome"))
             if organisms_for != self._organisms_for:
                 self._organisms_for, self._organism_values = organisms_for, {}
-        valuer = Valuer(self.game, observation, self._held_values, self._organism_values)
+        valuer = Valuer(self.game, observation, self._held_values, self._organism_values, self._steady_values)
         table = (observation.ecologies, observation.table_factors)  # all vp_estimates reads
         if table == self._scored_table:
             valuer._scores = self._scores

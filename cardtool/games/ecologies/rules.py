@@ -77,26 +77,49 @@ def choice_options(state: EcologiesState, frame: tuple) -> list:
     if kind == "draw":
         return _DRAW_CHOICES if effects.may_draw_from_discard(state, frame[1]) else []
     if kind == "offer":
-        return [Accept(c) for c in acceptable(state, frame[1], frame[4])] + [DECLINE]
+        accept = per_card(state.game.table, Accept)
+        return [accept[c] for c in acceptable(state, frame[1], frame[4])] + [DECLINE]
     if kind == "seat":
         return [ChoosePlayer(s) for s in effects.eligible_opponents(state, frame[1], frame[4])]
     if kind == "give":
         _, controller, seat, _, _ = frame
-        return [ChooseCard(c) for c in sorted(hands[controller])] if hands[seat] else []
+        choose = per_card(state.game.table, ChooseCard)
+        return [choose[c] for c in sorted(hands[controller])] if hands[seat] else []
     if kind == "destroy":
         _, controller, _, effect, owners, targeted, left = frame
-        return [ChooseCard(c) for c in effects.destroy_candidates(state, controller, effect, owners, targeted)]
+        choose = per_card(state.game.table, ChooseCard)
+        return [choose[c] for c in effects.destroy_candidates(state, controller, effect, owners, targeted)]
     if kind == "take":
-        return [ChooseCard(c) for c in effects.take_candidates(state, frame[2], frame[4])]
+        choose = per_card(state.game.table, ChooseCard)
+        return [choose[c] for c in effects.take_candidates(state, frame[2], frame[4])]
     if kind == "buy":
-        return [BuyWith(c) for c in sorted(hands[frame[1]])]
+        buy = per_card(state.game.table, BuyWith)
+        return [buy[c] for c in sorted(hands[frame[1]])]
     if kind == "discard":
-        return [Discard(c) for c in sorted(hands[frame[1]])]
+        discard = per_card(state.game.table, Discard)
+        return [discard[c] for c in sorted(hands[frame[1]])]
     if kind == "rescue":
-        return [Play(card, eco) for card, eco in effects.rescue_plays(state, frame)] + [END_PHASE]
+        table = state.game.table
+        return [play_action(table, card, eco) for card, eco in effects.rescue_plays(state, frame)] + [END_PHASE]
     if kind == "arrange":
         return [Arrange(frame[2], roles) for roles in frame[3]]
     return []
+
+
+def per_card(table, cls) -> tuple:
+    """`cls(card)` for every card of the table, made once (legal_actions lists many of them)."""
+    found = table.card_actions.get(cls)
+    if found is None:
+        found = table.card_actions[cls] = tuple(cls(card) for card in range(table.size))
+    return found
+
+
+def play_action(table, card: int, ecology: int = -1) -> Play:
+    """The Play action of a card (onto an ecology), made once per card table."""
+    found = table.card_actions.get((card, ecology))
+    if found is None:
+        found = table.card_actions[(card, ecology)] = Play(card, ecology)
+    return found
 
 
 def offers(state: EcologiesState, seat: int) -> list[Offer]:
@@ -173,12 +196,12 @@ def plays(state: EcologiesState, seat: int, *, free_only: bool) -> list[Play]:
             continue
         kind = table.kind[card]
         if kind == "biome":
-            result.append(Play(card))
+            result.append(play_action(table, card))
         elif kind == "organism":
             living = table.biomes[card]
             for eco in own:
                 if eco.code in living and fits_with(table, eco.code, eco.cards, eco.roles, card):
-                    result.append(Play(card, eco.biome))
+                    result.append(play_action(table, card, eco.biome))
         else:
             result += factor_plays(state, seat, card, len(hand) - 1)
     return result
@@ -191,12 +214,12 @@ def factor_plays(state: EcologiesState, seat: int, card: int, hand_after: int) -
     if not any(effects.usable(state, e) for e in card_effects):
         return []
     if placement == "web":
-        return [Play(card, eco.biome) for eco in state.ecos.values()
+        return [play_action(table, card, eco.biome) for eco in state.ecos.values()
                 if eco.owner == seat or (state.game.mode != "single" and not state.protected(eco.owner, eco.biome, seat))]
     if placement == "table":
-        return [Play(card)]
+        return [play_action(table, card)]
     if any(e.trigger == "play" and effects.can_do(state, seat, e, hand_after=hand_after) for e in card_effects):
-        return [Play(card)]
+        return [play_action(table, card)]
     return []
 
 
@@ -243,8 +266,10 @@ def ready(state: EcologiesState, seat: int, source: int, index: int, every: int)
 def purchases(state: EcologiesState, seat: int) -> list:
     result: list = []
     if len(state.hands[seat]) >= BUY_COST and can_buy(state):
-        result += [BuyWith(c) for c in sorted(state.hands[seat])]
-    result += [DestroyEcology(eco.biome) for eco in state.ecos.values()
+        buy = per_card(state.game.table, BuyWith)
+        result += [buy[c] for c in sorted(state.hands[seat])]
+    destroy = per_card(state.game.table, DestroyEcology)
+    result += [destroy[eco.biome] for eco in state.ecos.values()
                if eco.owner == seat and (1 + len(eco.cards)) >= ECOLOGY_COST]
     return result
 

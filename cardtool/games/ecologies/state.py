@@ -65,7 +65,7 @@ class EcologiesState:
 
     __slots__ = ("game", "rng", "deck", "discard", "hands", "known", "ecos", "table_factors", "limbo", "counters",
                  "own_turns", "turn", "phase", "plays_used", "offers", "moved", "played", "quiet", "stack", "over",
-                 "end_reason", "_history", "events", "_active", "_derived")
+                 "end_reason", "_history", "events", "_active", "_forces", "_derived")
 
     def __init__(self, game, rng: random.Random, deck: list[int], hands: list[list[int]]):
         self.game = game
@@ -92,7 +92,8 @@ class EcologiesState:
         self._history: list = []
         self.events: list[tuple] = []
         self._active: list[Active] | None = None
-        self._derived: dict = {}  # VP, ongoing effects and role weights, until the table changes
+        self._forces: dict = {}  # ongoing effects and role weights, until what is in force changes
+        self._derived: dict = {}  # VP and what reads roles, until the table changes
 
     # -- the protocol
 
@@ -180,6 +181,7 @@ class EcologiesState:
         other._history = self._history[:]
         other.events = self.events[:]
         other._active = self._active
+        other._forces = self._forces.copy()
         other._derived = self._derived.copy()
         return other
 
@@ -281,6 +283,12 @@ class EcologiesState:
     def changed(self) -> None:
         """Forget what was derived from the table (call after any change to ecologies or table cards)."""
         self._active = None
+        self._forces = {}
+        self._derived = {}
+
+    def rescored(self) -> None:
+        """Forget what was derived from the ecologies' cards and roles, keeping what is in force (call
+        after a change to an ecology that leaves its health and its factor cards as they were)."""
         self._derived = {}
 
     def beneficiaries(self, active: Active) -> tuple[int, ...]:
@@ -295,9 +303,9 @@ class EcologiesState:
 
     def ongoing(self, seat: int, word: str) -> Sequence[Active]:
         """Ongoing effects with this action word that work for a seat (in the order of active())."""
-        by_word = self._derived.get("ongoing")
+        by_word = self._forces.get("ongoing")
         if by_word is None:  # every (word, seat) at once: the rules ask for many between two changes
-            by_word = self._derived["ongoing"] = {}
+            by_word = self._forces["ongoing"] = {}
             for active in self.active():
                 if active.effect.trigger == "ongoing":
                     for beneficiary in self.beneficiaries(active):
@@ -432,9 +440,9 @@ class EcologiesState:
         """VP a seat earns per card acting in each role in an ecology of this biome (vp_per effects with
         an `acting` filter): what its arrangements maximise after keeping cards and health."""
         key = ("weights", seat, code)
-        found = self._derived.get(key)
+        found = self._forces.get(key)
         if found is None:
-            found = self._derived[key] = self._role_weights(seat, code)
+            found = self._forces[key] = self._role_weights(seat, code)
         return found
 
     def _role_weights(self, seat: int, code: str) -> tuple[int, ...]:
@@ -465,9 +473,13 @@ class EcologiesState:
         kept = tuple(c for c, r in zip(result.cards, result.roles) if r is not None)
         roles = tuple(r for r in result.roles if r is not None)
         healthy = result.healthy
-        self.ecos[biome] = eco._replace(cards=kept, roles=roles, healthy=healthy, weights=weights,
-                                        factors=eco.factors if factors is None else factors)
+        factors = eco.factors if factors is None else factors
+        self.ecos[biome] = eco._replace(cards=kept, roles=roles, healthy=healthy, weights=weights, factors=factors)
         if healthy != eco.healthy:
             self.log("healthy" if healthy else "unhealthy", eco.owner, biome, eco.code)
-        self.changed()
+            self.changed()
+        elif factors != eco.factors:
+            self.changed()
+        else:
+            self.rescored()  # the same bonuses and cards in force: only scores and roles moved
         return result.dropped

@@ -56,6 +56,8 @@ class CardTable:
         self.vp_float = tuple(float(v) for v in self.vp)  # for bots' estimates only
         #: Per card, its Offer actions for every want (rules.offers fills it once).
         self.offers_by_card: tuple | None = None
+        #: Actions made once and shared, by class (a tuple per card) or (card, ecology) (rules.py fills it).
+        self.card_actions: dict = {}
         #: Per definition, its printed roles as arrange's numbers (arrange fills it once).
         self.solver_roles: tuple | None = None
         #: A bot's memo of what best arrangements fill, by (biome code, cards) (greedy.Valuer.eco_value).

@@ -253,7 +253,7 @@ def _arrange(state: EcologiesState, action: Arrange) -> None:
     state.stack.pop()
     eco = state.ecos[action.ecology]
     state.ecos[action.ecology] = eco._replace(roles=action.roles)
-    state.changed()
+    state.rescored()  # as healthy as before, the same factor cards: what is in force stays
     state.log("arrange", eco.owner, action.ecology, action.roles)
 
 
