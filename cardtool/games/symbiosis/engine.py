@@ -108,15 +108,12 @@ class SymbiosisGame:
         return Seat(self.table, self.mode, self.players, seat)
 
     def sample_state(self, observation: Observation, rng: random.Random) -> "SymbiosisState":
-        """A world consistent with the observation (observation.sample_state, from public facts only)."""
-        from cardtool.games.symbiosis.observation import sample_state
-
-        return sample_state(self.public(observation.seat), observation, rng)
+        """A world consistent with the observation, dealt from public facts only (as
+        observation.sample_state deals it): its game has this one's table, seats and mode, never its seed."""
+        return deal_world(SymbiosisGame(self.table, self.players, self.mode, 0), observation, rng)
 
     def unseen(self, observation: Observation) -> list[int]:
         """Card numbers, one per copy, of every card the observation does not show (face down or boxed)."""
-        from cardtool.games.symbiosis.observation import unseen
-
         return unseen(self.table, observation)
 
 
@@ -140,6 +137,30 @@ def _legal_swaps(river_size: int, up: tuple[bool, ...]) -> tuple[Swap, ...]:
             else:
                 actions.append(by_pond[slot][POND])
     return tuple(actions)
+
+
+def unseen(table: CardTable, observation: Observation) -> list[int]:
+    """Card numbers, one per copy, of every card the observation does not show (face down or boxed)."""
+    left = list(table.copies)
+    for card in observation.ponds + observation.river:
+        if card is not None:
+            left[card] -= 1
+    return [number for number, count in enumerate(left) for _ in range(count)]
+
+
+def deal_world(game: "SymbiosisGame", observation: Observation, rng: random.Random) -> "SymbiosisState":
+    """A full state of `game` (a world game, seed 0) showing what the observation shows, every face-down
+    card dealt at random from the cards it does not show."""
+    cards = unseen(game.table, observation)
+    rng.shuffle(cards)
+    ponds = list(observation.ponds)
+    river = list(observation.river)
+    for zone in (ponds, river):
+        for slot, card in enumerate(zone):
+            if card is None:
+                zone[slot] = cards.pop()
+    return SymbiosisState(game, ponds, tuple(c is not None for c in observation.ponds), river,
+                          tuple(c is not None for c in observation.river), tuple(cards), observation.turn, [])
 
 
 #: Why a Symbiosis game ends: every pond face up after seven turns each (the rules' only ending), or

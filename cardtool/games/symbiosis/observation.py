@@ -9,7 +9,9 @@ from __future__ import annotations
 import random
 
 from cardtool.engine.protocol import Seat
-from cardtool.games.symbiosis.engine import Observation, SymbiosisGame, SymbiosisState
+from cardtool.games.symbiosis.engine import Observation, SymbiosisGame, SymbiosisState, deal_world, unseen
+
+__all__ = ["sample_state", "unseen", "world_game"]
 
 #: World games by public facts: a search bot deals many worlds of one game.
 _WORLDS: dict[tuple, SymbiosisGame] = {}
@@ -26,25 +28,6 @@ def world_game(public: Seat) -> SymbiosisGame:
     return game
 
 
-def unseen(table, observation: Observation) -> list[int]:
-    """Card numbers, one per copy, of every card the observation does not show (face down or boxed)."""
-    left = list(table.copies)
-    for card in observation.ponds + observation.river:
-        if card is not None:
-            left[card] -= 1
-    return [number for number, count in enumerate(left) for _ in range(count)]
-
-
 def sample_state(public: Seat, observation: Observation, rng: random.Random) -> SymbiosisState:
     """A full state showing what the observation shows, every face-down card dealt at random."""
-    game = world_game(public)
-    cards = unseen(game.table, observation)
-    rng.shuffle(cards)
-    ponds = list(observation.ponds)
-    river = list(observation.river)
-    for zone in (ponds, river):
-        for slot, card in enumerate(zone):
-            if card is None:
-                zone[slot] = cards.pop()
-    return SymbiosisState(game, ponds, tuple(c is not None for c in observation.ponds), river,
-                          tuple(c is not None for c in observation.river), tuple(cards), observation.turn, [])
+    return deal_world(world_game(public), observation, rng)
