@@ -100,6 +100,24 @@ def test_observations_hide_other_hands_and_the_deck_order(decks):
     assert set(state.hands[0]) <= unseen and set(state.deck) <= unseen and not set(state.hands[1]) & unseen
 
 
+def test_an_observation_made_by_the_fast_path_is_the_dataclass_made_the_plain_way(decks):
+    import dataclasses
+
+    from cardtool.games.ecologies.view import Observation
+
+    game = EcologiesGame(decks["ecologies-bizarre-biomes"], 4, "multi", 5)
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    for _ in range(60):
+        seen = state.observation(state.current_player)
+        assert set(vars(seen)) == {f.name for f in dataclasses.fields(Observation)}
+        plain = Observation(**vars(seen))
+        assert plain == seen and hash(plain) == hash(seen) and repr(plain) == repr(seen)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            seen.turn = 99
+        state.apply(rng.choice(state.legal_actions()))
+
+
 def test_sampled_worlds_show_what_the_observation_shows_and_play_on(decks):
     game = EcologiesGame(decks["frozen-and-deep"], 4, "multi", 9)
     rng = random.Random(9)
