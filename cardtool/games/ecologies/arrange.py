@@ -60,8 +60,7 @@ class Arrangement:
 
 def canonical(table: CardTable, cards: Sequence[int]) -> tuple[int, ...]:
     """Cards sorted by definition, then by number: the order every arrangement uses."""
-    def_of = table.def_of
-    return tuple(sorted(cards, key=lambda c: (def_of[c], c)))
+    return tuple(sorted(cards, key=table.canonical_rank.__getitem__))
 
 
 def arrange(table: CardTable, code: str, cards: Sequence[int], weights: tuple[int, ...] = NO_WEIGHTS
@@ -176,12 +175,9 @@ def _solve(table: CardTable, code: str, defs: tuple[int, ...], weights: tuple[in
     n = len(defs)
     eats, printed = _masks(table, code, defs)
     can = feasible(eats, printed)
-    rarity = [bin(m).count("1") for m in can]
-
-    def preference(r: int) -> tuple:
-        return (-weights[r], rarity[r] if r in HEALTH else 99, r)
-
-    options = [sorted((r for r in printed[i] if can[r] >> i & 1), key=preference) for i in range(n)]
+    # A card tries first the roles that earn most, then the healthy roles fewest cards can fill.
+    preference = [(-weights[r], can[r].bit_count() if r in HEALTH else 99, r) for r in range(6)]
+    options = [sorted([r for r in printed[i] if can[r] >> i & 1], key=preference.__getitem__) for i in range(n)]
     order = sorted((i for i in range(n) if options[i]), key=lambda i: (len(options[i]), i))
     prey_can = [0] * 6
     for r, prey in PREY.items():

@@ -46,6 +46,8 @@ class CardTable:
         self.biome_names = {b.code: b.name for b in deck.biomes}
         self.codes = tuple(deck.biome_codes)
         self.organism_cards = tuple(n for n in range(self.size) if self.kind[n] == "organism")
+        #: Per card, its place in the order arrangements use: by definition, then by number.
+        self.canonical_rank = tuple(self.def_of[n] * self.size + n for n in range(self.size))
         self.factor_cards = tuple(n for n in range(self.size) if self.kind[n] == "factor")
         #: Arrangement results, shared by every game of the deck (see arrange.py).
         self.arrangements: dict = {}
