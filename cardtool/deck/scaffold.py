@@ -57,8 +57,10 @@ def new_expansion(name: str, base: Path, parent: Path) -> Path:
     context = dict(id=deck_id, name=name, folder=folder, schema_root=_schema_root(folder), game=base_deck.game,
                    base_name=base_deck.manifest.name, base_ref=base_ref, prefix=deck_id.split("-")[0],
                    base_path=str(base))
+    kinds = list(dict.fromkeys(card.kind for card in base_deck.cards))
+    context.update(select_by="id, tag, kind", include_example="{kinds: [" + ", ".join(kinds[:2]) + "]}")
     extra, cards = plugin.scaffold_expansion(base_deck, context)
-    context.update(extra)
+    context.update(extra)  # a game may word the selectors its own way (select_by, include_example)
     _write_folder(folder, {"deck.yaml": render("scaffold/expansion/deck.yaml.j2", **context), "cards.yaml": cards})
     return folder
 

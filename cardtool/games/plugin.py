@@ -300,7 +300,8 @@ class Scaffolds(Protocol):
 
     def scaffold_expansion(self, base: Deck, context: dict) -> tuple[dict, str]:
         """For a new expansion of base: extra context for the shared deck.yaml template (example_id,
-        example_field, example_value: one override to show) and the text of its cards.yaml. context: id,
+        example_field, example_value: one override to show; optionally select_by, e.g. "id, tag, kind",
+        and include_example, e.g. "{kinds: [card]}") and the text of its cards.yaml. context: id,
         name, folder, schema_root, game, base_name, base_ref, prefix, base_path (as the user gave it)."""
 
 

@@ -23,5 +23,6 @@ def scaffold_expansion(base: EcologiesDeck, context: dict) -> tuple[dict, str]:
         raise UsageError(f"base deck {context['base_path']} has no biome that can be healthy to build on")
     example = base.card(witness["C3"])
     extra = dict(biome=biome, prey=[witness["C3"], witness["C2"]], example_id=example.id, example_field="vp",
-                 example_value=f'"{format_vp(example.vp + 1)}"')
-    return extra, render("scaffold/expansion/ecologies-cards.yaml.j2", **context, **extra)
+                 example_value=f'"{format_vp(example.vp + 1)}"', select_by="id, tag, kind or biome",
+                 include_example="{kinds: [biome, organism]}")
+    return extra, render("scaffold/expansion/ecologies-cards.yaml.j2", **{**context, **extra})

@@ -28,7 +28,7 @@ def scaffold_expansion(base: SymbiosisDeck, context: dict) -> tuple[dict, str]:
     first = base.cards[0]
     extra = dict(animal=first.animal, season=first.season, example_id=first.id, example_field="name",
                  example_value=f'"{first.name} II"')
-    return extra, render("scaffold/expansion/symbiosis-cards.yaml.j2", **context, **extra)
+    return extra, render("scaffold/expansion/symbiosis-cards.yaml.j2", **{**context, **extra})
 
 
 def _cards() -> list[dict]:

@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     deck = deck_from(args)
     plugin = GAMES[deck.game]
     if not isinstance(plugin, ScoresPositions):
-        raise UsageError(f"cardtool score does not score {plugin.title} positions")
+        raise UsageError(f"score reads Symbiosis table positions; {plugin.title} decks have none to score")
     scored = plugin.score_position(deck, args.position)
     scored.check_players(args.player)
     if args.format == "json":
