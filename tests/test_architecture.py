@@ -21,12 +21,8 @@ MAX_LINES = 400
 #: Import circles (counting imports inside functions too) known and being broken this session; a NEW
 #: circle fails. Each entry is the set of modules one circle may run through; remove it once it is gone.
 #: (Ecologies' state <-> rules <-> turns <-> observation and sim/runner <-> sim/cluster, named by the issue,
-#: are gone: H3's 0bad1d1 and H7's 87c33ea.)
-KNOWN_CIRCLES: tuple[frozenset[str], ...] = (
-    # Symbiosis' engine <-> observation, through deferred imports (sample_state builds a state; the
-    # state gives observations): found by this test, not yet broken (the games/symbiosis owner's).
-    frozenset({"cardtool.games.symbiosis.engine", "cardtool.games.symbiosis.observation"}),
-)
+#: are gone: H3's 0bad1d1 and H7's 87c33ea; so is Symbiosis' engine <-> observation, which this test found.)
+KNOWN_CIRCLES: tuple[frozenset[str], ...] = ()
 
 #: Modules over MAX_LINES lines whose owners are reworking them this session (name: who).
 LONG_MODULES = {
