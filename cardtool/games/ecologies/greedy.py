@@ -35,6 +35,7 @@ class GreedyBot:
         self._organisms_for: tuple | None = None
         self._organism_values: dict[int, float] = {}
         self._steady_values: dict = {}
+        self._hand_biomes: frozenset[str] = frozenset()
         self._scored_table: tuple | None = None
         self._scores: list[float] | None = None
 
@@ -51,10 +52,12 @@ class GreedyBot:
             self._held_for, self._held_values = held_for, {}
             table = self.game.table
             kind, code = table.kind, table.code
-            organisms_for = (seat, webs, frozenset(code[c] for c in hand if kind[c] == "biome"))
+            self._hand_biomes = frozenset([code[c] for c in hand if kind[c] == "biome"])  # Valuer.hand_biomes
+            organisms_for = (seat, webs, self._hand_biomes)
             if organisms_for != self._organisms_for:
                 self._organisms_for, self._organism_values = organisms_for, {}
         valuer = Valuer(self.game, observation, self._held_values, self._organism_values, self._steady_values)
+        valuer._hand_biomes = self._hand_biomes  # the same hand: the same biome cards in it
         table = (observation.ecologies, observation.table_factors)  # all vp_estimates reads
         if table == self._scored_table:
             valuer._scores = self._scores
