@@ -99,3 +99,18 @@ def test_a_report_without_game_specific_data_leaves_those_sections_out():
     html = render_html("sim/report.html.j2", simulation_context(analysis, CONFIG, RUN))
     assert "Healthy biomes" not in html and ">Cards<" not in html
     assert analysis.seats[1].k == 20 and analysis.first_player.estimate == -0.5
+
+
+def test_the_printed_report_lists_the_cards_that_matter_and_says_so(analysis, monkeypatch):
+    """The PDF's card table keeps the significant and never-played cards and the extremes; the HTML keeps all."""
+    from cardtool.sim import balance_report
+
+    monkeypatch.setattr(balance_report, "PDF_EXTREMES", 1)
+    context = simulation_context(analysis, CONFIG, RUN)
+    printed = render_html("sim/report.html.j2", {**context, "pdf": True})
+    full = render_html("sim/report.html.j2", context)
+    kept = [row["name"] for row in context["cards"] if row["in_pdf"]]
+    assert "Grey Wolf" in kept and "Dodo" in kept and len(kept) < len(CARDS)
+    dropped = next(row["id"] for row in context["cards"] if not row["in_pdf"])
+    assert f'class="note">{dropped}<' in full and f'class="note">{dropped}<' not in printed
+    assert f"lists {len(kept)} of the {len(CARDS)} cards" in printed and "lists" not in full.split(">Cards<")[1][:400]

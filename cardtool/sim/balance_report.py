@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from cardtool.sim.runner import RunResult
 
 PAGE_TITLE = "Balance report"
+#: The PDF's card table keeps the flagged cards and this many with the highest and the lowest difference.
+PDF_EXTREMES = 5
 
 
 # -- the report
@@ -84,6 +86,7 @@ def simulation_context(analysis: Analysis, config: Mapping, run: Mapping) -> dic
                                                 ylabel=f"mean {name}")} for b in a.breakdowns],
         **_card_context(a),
         "robustness": None, "runs": None, "lineup": "", "h": 2,  # one line-up: no robustness table (lineup_report)
+        "pdf": False,  # True for the page the PDF is made from (its card table keeps the cards that matter)
     }
     return context
 
@@ -154,19 +157,23 @@ def _card_context(a: Analysis) -> dict:
     spec = a.spec
     if not a.cards:
         return {"cards": [], "card_events": [], "card_chart": "", "never": [], "impact_event": "",
-                "choice_event": ""}
+                "choice_event": "", "pdf_cards": 0}
     ordered = sorted(a.cards, key=lambda c: (math.isnan(c.impact.estimate), -c.impact.estimate
                                              if not math.isnan(c.impact.estimate) else 0))
     rows = [{"name": c.name, "id": c.id,
              "events": [percent(c.games[e] / a.games, 0) for e in spec.card_events],
              "with": rate_text(c.win_when[spec.impact_event]), "without": rate_text(c.win_without),
              "difference": rate_diff(c.impact), "p": p_text(c.impact.p), "significant": c.impact.significant,
-             "never": c.never_chosen} for c in ordered]
+             "never": c.never_chosen,
+             # the PDF's table: the cards that matter, the rest being in report.html and cards.csv
+             "in_pdf": c.impact.significant or c.never_chosen or not PDF_EXTREMES <= index < len(ordered) - PDF_EXTREMES}
+            for index, c in enumerate(ordered)]
     chart = charts.forest([c.name for c in ordered], [c.impact.estimate for c in ordered],
                           [c.impact.low for c in ordered], [c.impact.high for c in ordered],
                           [c.impact.significant for c in ordered],
                           xlabel=f"win rate when {spec.impact_event} minus when not")
     return {"cards": rows, "card_events": list(spec.card_events), "card_chart": chart,
+            "pdf_cards": sum(1 for row in rows if row["in_pdf"]),
             "never": [c.name for c in a.never_chosen], "impact_event": spec.impact_event,
             "choice_event": spec.choice_event}
 
@@ -236,8 +243,9 @@ def simulation_files(records, analysis: Analysis, config: Mapping, run: Mapping)
     that streamed its games.jsonl already)."""
     context = simulation_context(analysis, config, run)
     html = outputs.render_html("sim/report.html.j2", context)
+    pdf = outputs.render_pdf(outputs.render_html("sim/report.html.j2", {**context, "pdf": True}))
     return {**({"games.jsonl": to_jsonl(records)} if records is not None else {}),
             "summary.json": json.dumps(summary_json(analysis, config, run), indent=2) + "\n",
-            "cards.csv": cards_csv(analysis), "report.html": html, "report.pdf": outputs.render_pdf(html)}
+            "cards.csv": cards_csv(analysis), "report.html": html, "report.pdf": pdf}
 
 

@@ -71,12 +71,15 @@ def lineup_files(runs: Sequence[LineupRun], records_of: Sequence | None) -> dict
     found = findings([r.label for r in runs], [r.analysis for r in runs])
     contexts = [simulation_context(r.analysis, r.config, r.run) for r in runs]
     parts = [outputs.render_html("sim/_run.html.j2", {**c, "lineup": r.label, "h": 3}) for r, c in zip(runs, contexts)]
+    printed = [outputs.render_html("sim/_run.html.j2", {**c, "lineup": r.label, "h": 3, "pdf": True})
+               for r, c in zip(runs, contexts)]
     config, run = page_config(runs), page_run(runs)
     first = contexts[0]
     page = {**first, "title": f"{PAGE_TITLE}: {config['deck_name']}", "config": config, "run": run,
             "games": sum(r.analysis.games for r in runs), "games_each": config["games"],
             "findings": summary_lines(runs, found), "robustness": robustness_context(runs, found), "runs": parts}
     html = outputs.render_html("sim/report.html.j2", page)
+    pdf = outputs.render_pdf(outputs.render_html("sim/report.html.j2", {**page, "runs": printed, "pdf": True}))
     summary = {"config": config, "run": run,
                "lineups": [{"lineup": r.label, **summary_json(r.analysis, r.config, r.run)} for r in runs],
                "robustness": {"rule": "robust: the same sign and significant under every line-up; fragile: "
@@ -88,7 +91,7 @@ def lineup_files(runs: Sequence[LineupRun], records_of: Sequence | None) -> dict
     if records_of is not None:
         files["games.jsonl"] = "".join(games_lines(r.label, records) for r, records in zip(runs, records_of))
     files.update({"summary.json": json.dumps(summary, indent=2) + "\n", "cards.csv": csv_text,
-                  "report.html": html, "report.pdf": outputs.render_pdf(html)})
+                  "report.html": html, "report.pdf": pdf})
     return files
 
 
