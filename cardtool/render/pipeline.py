@@ -154,7 +154,8 @@ def _simulation(ctx: Context) -> tuple[list[Output], str]:
     """A short simulation with the game's default bots and seats, as `cardtool simulate` would run it."""
     from cardtool.sim.analysis import Spec, analyse
     from cardtool.sim.config import config_json, prepare, simulated_game
-    from cardtool.sim.report import run_json, simulation_files, write_outputs
+    from cardtool.sim.balance_report import run_json, simulation_files
+    from cardtool.sim.outputs import write_outputs
     from cardtool.sim.runner import run as run_games
 
     setup = prepare(ctx.deck, games=ctx.options.sim_games, seed=ctx.options.sim_seed)
