@@ -48,13 +48,14 @@ def one_round(records, spec, config, run_info) -> dict[str, tuple[float, float]]
     analysis = analyse(iter(records), spec)
     phases["analysis"] = clock()
     context = balance_report.simulation_context(analysis, config, run_info)
-    html = outputs.render_html("sim/report.html.j2", context)
+    outputs.render_html("sim/report.html.j2", context)
+    printed = outputs.render_html("sim/report.html.j2", {**context, "pdf": True})  # the page the PDF is made of
     phases["charts + html"] = clock()
     json.dumps(balance_report.summary_json(analysis, config, run_info))
     balance_report.cards_csv(analysis)
     to_jsonl(records)
     phases["json + csv + jsonl"] = clock()
-    outputs.render_pdf(html)
+    outputs.render_pdf(printed)
     phases["pdf"] = clock()
     result, before = {}, (w, c)
     for name, now in phases.items():
