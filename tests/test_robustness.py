@@ -101,6 +101,7 @@ def test_a_malformed_line_up_is_a_usage_error(word, message):
     (("--lineups", "greedy*2", "gredy*2"), "unknown bot 'gredy'"),
     (("--lineups", "greedy*2", "random*2", "--bots", "greedy"), "--lineups and --bots exclude each other"),
     (("--lineups", "greedy*2", "greedy*2"), "names greedy\\*2 more than once"),
+    (("--lineups", "greedy*2"), "give two or more"),
 ])
 def test_misconfigured_line_ups_fail_before_any_game(args, message, run_cli, tmp_path):
     code, _, err = run_cli("simulate", DECKS / "symbiosis", "--mode", "duel", "--games", "4", *args,

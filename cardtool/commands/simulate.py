@@ -230,6 +230,9 @@ def run_lineups(args: argparse.Namespace, deck, seed: int) -> int:
         raise UsageError("--lineups and --bots exclude each other: name the bots in each line-up")
     if args.precision is not None:
         raise UsageError("--precision cannot be combined with --lineups yet: give --games")
+    if len(args.lineups) < 2:
+        raise UsageError("--lineups compares line-ups: give two or more (one line-up is --bots, e.g. --bots "
+                         "greedy --players 4)")
     games = args.games if args.games is not None else DEFAULT_GAMES
     pairs = lineups.setups(deck, args.lineups, games=games, players=args.players, mode=args.mode, seed=seed,
                            max_turns=args.max_turns, rotate=not args.fixed_seats)
