@@ -26,8 +26,6 @@ KNOWN_CIRCLES: tuple[frozenset[str], ...] = ()
 
 #: Modules over MAX_LINES lines whose owners are reworking them this session (name: who).
 LONG_MODULES = {
-    "cardtool.games.ecologies.arrange": "H3 (Ecologies engine): 414 lines",
-    "cardtool.games.ecologies.valuer": "H3 (split out of greedy.py in bfb2d25): 402 lines",
 }
 
 

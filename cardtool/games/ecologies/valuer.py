@@ -37,11 +37,9 @@ class Valuer:
 
     def __init__(self, game, observation: Observation, held_values: dict[int, float] | None = None,
                  organism_values: dict[int, float] | None = None, steady_values: dict | None = None):
-        """`held_values`: values of organism and biome cards already known for this seat's hand and webs
-        (they depend on nothing else), filled in as they are computed; `organism_values`, if given, those
-        of organism cards instead, known for this seat's webs and the biome cards in its hand (all that an
-        organism's value reads); `steady_values`, if given, factor cards' and biome bonuses' values that
-        read nothing of the observation (no word of OBSERVING_WORDS), known for this seat's game."""
+        """Values known already, filled in as computed: `held_values` of organism and biome cards for this
+        hand and these webs; `organism_values` (if given) of organisms for these webs and the biome cards
+        in hand; `steady_values` of factor cards and bonuses reading nothing seen (no OBSERVING_WORDS)."""
         self.game, self.obs, self.table = game, observation, game.table
         self.seat = observation.seat
         self.mine = [eco for eco in observation.ecologies if eco.owner == self.seat]
