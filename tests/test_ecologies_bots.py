@@ -72,7 +72,7 @@ def test_bots_decide_from_the_observation_alone(deck):
     other = game.sample_state(seen, random.Random(99))
     assert other.hands != state.hands or other.deck != state.deck
     for bot in (GreedyBot(game.public(seat)), SearchBot(game.public(seat), iters=4),
-                SearchBot(game.public(seat), iters=4, eval="fitted")):
+                SearchBot(game.public(seat), iters=4, eval="standing")):
         first = bot.choose(seen, state.legal_actions(), random.Random(5))
         second = bot.choose(other.observation(seat), other.legal_actions(), random.Random(5))
         assert first == second
@@ -159,9 +159,9 @@ def test_the_search_evaluation_is_chosen_in_its_name(deck):
     from cardtool.errors import UsageError
 
     game = EcologiesGame(deck, 2, "multi", 3)
-    fitted, plain = make_bots(["search:eval=fitted", "search"], BOTS, game)
-    assert fitted.fitted and not plain.fitted and fitted.prior < plain.prior
-    alone = make_bots(["search:eval=fitted"], BOTS, EcologiesGame(deck, 1, "single", 3))[0]
+    fitted, plain = make_bots(["search", "search:eval=standing"], BOTS, game)
+    assert fitted.fitted and not plain.fitted and fitted.prior < plain.prior  # fitted is the default
+    alone = make_bots(["search"], BOTS, EcologiesGame(deck, 1, "single", 3))[0]
     assert not alone.fitted  # the model is of races between seats: alone, the standing is weighed
     with pytest.raises(UsageError, match="eval=magic.*expected one of standing, fitted"):
         make_bots(["search:eval=magic", "greedy"], BOTS, game)

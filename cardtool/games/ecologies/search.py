@@ -3,13 +3,14 @@ baseline for information-set search). It ranks the actions as GreedyBot does, th
 few (and ending the phase) deals the hidden cards at random (observation.sample_state), plays the action
 and lets GreedyBots play on to the end of the turn (`depth` turns), with the same deal and random numbers
 for every candidate, and keeps the action whose rollouts end best. How an end is weighed is `eval=`:
-`standing` (the default) is the seat's standing against the best opponent (VP, web health, lasting
-cards, hand: GreedyBot's own terms; winning outright counts most); `fitted` is the chance of winning by
-a logistic model fitted to the outcomes of greedy games (evaluation.py). A move that wins at once is
-taken without weighing, and GreedyBot's own first choice gets a small head start in every world
-(`prior`), so that only a clear gain in the rollouts overrides the heuristic. What to offer in a trade
-and how to arrange a web it leaves to GreedyBot, and its rollouts make no offers. Its budget
-(`search:iters=N`, rollouts a decision, default 24; or `search:ms=T`, not reproducible) comes in its name.
+`fitted` (the default) is the chance of winning by a logistic model fitted to the outcomes of greedy
+games (evaluation.py); `standing` is the seat's standing against the best opponent (VP, web health,
+lasting cards, hand: GreedyBot's own terms; winning outright counts most), the evaluation before it.
+A move that wins at once is taken without weighing, and GreedyBot's own first choice gets a small head
+start in every world (`prior`), so that only a clear gain in the rollouts overrides the heuristic. What
+to offer in a trade and how to arrange a web it leaves to GreedyBot, and its rollouts make no offers. Its budget
+(`search:iters=N`, rollouts a decision, default 48 over 6 candidates; or `search:ms=T`, not reproducible)
+comes in its name.
 
 Built from a public `Seat` only; it sees the game only through observations. Imported by bots.py (the
 roster); imports greedy.py and evaluation.py.
@@ -57,14 +58,14 @@ class SearchBot:
     name = "search"
     OPTIONS = {"iters": positive_int, "ms": positive_float, "width": positive_int, "depth": positive_int,
                "eval": evaluation_name, "prior": positive_float}
-    ITERS = 24  # the default budget, in rollouts a decision
+    ITERS = 48  # the default budget, in rollouts a decision (6 worlds each for 6 candidates and ending)
     MIN_WORLDS = 2
-    EVAL = "standing"
+    EVAL = "fitted"
     #: Per evaluation, the head start GreedyBot's own first choice is given in every world (VP-equivalents
     #: of `outcome`; win chance of the fitted model): only a clearer gain in the rollouts overrides it.
     PRIOR = {"standing": 0.25, "fitted": 0.02}
 
-    def __init__(self, public: Seat, iters: int | None = None, ms: float | None = None, width: int = 3,
+    def __init__(self, public: Seat, iters: int | None = None, ms: float | None = None, width: int = 6,
                  depth: int = 1, eval: str | None = None, prior: float | None = None):
         if iters is not None and ms is not None:
             raise UsageError("bot 'search' takes a budget in iters or in ms, not both")
