@@ -108,7 +108,7 @@ def test_many_plain_values_are_not_an_alias_bomb(tmp_path):
     values = 250_000  # more than any alias budget, each value written out
     file.write_text("values: [" + ", ".join(["1"] * values) + "]\n")
     assert file.stat().st_size < yamlsource.MAX_FILE_BYTES
-    from cardtool.report import Report
+    from cardtool.issues import Report
 
     report = Report()
     doc = yamlsource.load_yaml(file, report)
@@ -117,7 +117,7 @@ def test_many_plain_values_are_not_an_alias_bomb(tmp_path):
 
 
 def test_aliases_expanding_past_the_budget_are_still_refused(tmp_path):
-    from cardtool.report import Report
+    from cardtool.issues import Report
 
     file = tmp_path / "bomb.yaml"
     file.write_text("a: &a [" + ", ".join(["x"] * 1000) + "]\n"
@@ -132,7 +132,7 @@ def test_aliases_expanding_past_the_budget_are_still_refused(tmp_path):
 def test_a_fifo_is_refused_without_opening_it(tmp_path):
     import os
 
-    from cardtool.report import Report
+    from cardtool.issues import Report
 
     fifo = tmp_path / "cards.yaml"
     os.mkfifo(fifo)
@@ -172,7 +172,7 @@ def test_reading_stops_after_too_many_bytes(tmp_path, monkeypatch):
 @pytest.mark.parametrize("depth, code", [(yamlsource.MAX_DEPTH, None), (yamlsource.MAX_DEPTH + 1, "too-deep"),
                                          (900, "too-deep")])
 def test_nesting_is_bounded_at_the_value_too_deep(depth, code, tmp_path):
-    from cardtool.report import Report
+    from cardtool.issues import Report
 
     file = tmp_path / "deep.yaml"
     file.write_text("a: " + "[" * depth + "]" * depth + "\n")
@@ -184,7 +184,7 @@ def test_nesting_is_bounded_at_the_value_too_deep(depth, code, tmp_path):
 
 
 def test_an_alias_inside_the_value_it_names_is_refused(tmp_path):
-    from cardtool.report import Report
+    from cardtool.issues import Report
 
     file = tmp_path / "loop.yaml"
     file.write_text("cards:\n  - &card {id: a, again: *card}\n")

@@ -18,7 +18,7 @@ from cardtool.sim import runner
 from cardtool.sim.analysis import Spec, analyse
 from cardtool.sim.config import prepare
 from cardtool.sim.records import CAPPED, FINISHED, SimRecord
-from cardtool.sim.report import simulation_context, summary_json
+from cardtool.sim.balance_report import simulation_context, summary_json
 from tests.conftest import DECKS
 
 ECOLOGIES = GAMES["ecologies"]

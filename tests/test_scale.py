@@ -21,7 +21,7 @@ from cardtool.deck.schema import _surely_valid, load_schema
 from cardtool.deck.yamlsource import load_yaml
 from cardtool.games.ecologies import webs
 from cardtool.games.ecologies.model import EcologiesDeck, Organism
-from cardtool.report import Report
+from cardtool.issues import Report
 from cardtool.resources import schemas_dir
 from tests.conftest import DATA
 

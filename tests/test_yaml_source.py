@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardtool.deck.yamlsource import load_yaml
-from cardtool.report import Report
+from cardtool.issues import Report
 
 
 def _load(tmp_path, text: str | bytes):

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from cardtool.deck.loader import load
-from cardtool.report import Report
+from cardtool.issues import Report
 
 NAME = "validate"
 HELP = "check decks against their schemas and rules and report every problem found"

@@ -15,7 +15,7 @@ from cardtool.deck.model import Manifest, Override
 from cardtool.deck.schema import validate_against
 from cardtool.deck.source import CardEntry, DeckSource, relative
 from cardtool.deck.yamlsource import SourceDoc, load_yaml
-from cardtool.report import Report
+from cardtool.issues import Report
 from cardtool.suggest import did_you_mean
 
 MANIFEST = "deck.yaml"

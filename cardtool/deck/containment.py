@@ -18,7 +18,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
-from cardtool.report import Location, Report
+from cardtool.issues import Location, Report
 
 OUTSIDE = "outside-deck"
 REMOTE = "remote-url"

@@ -19,7 +19,7 @@ from cardtool.deck.schema import validate_against
 from cardtool.deck.source import CardEntry, DeckSource, relative
 from cardtool.deck.yamlsource import SourceDoc, load_yaml
 from cardtool.errors import DeckError
-from cardtool.report import Location, Report
+from cardtool.issues import Location, Report
 from cardtool.suggest import did_you_mean
 
 MANIFEST = "deck.yaml"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardtool.deck.containment import HINT, OUTSIDE, REMOTE, REMOTE_HINT, Outside, Remote, Roots, line_of, url_target
-from cardtool.report import Location, Report
+from cardtool.issues import Location, Report
 
 
 def markdown():

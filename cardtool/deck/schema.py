@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # jsonschema itself is imported only to word the issues of a 
     from jsonschema.exceptions import ValidationError
 
 from cardtool.deck.yamlsource import SourceDoc
-from cardtool.report import Report
+from cardtool.issues import Report
 from cardtool.resources import schemas_dir
 from cardtool.suggest import closest, did_you_mean
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from cardtool.deck.model import Manifest
 from cardtool.deck.yamlsource import SourceDoc
-from cardtool.report import Location
+from cardtool.issues import Location
 
 
 @dataclass

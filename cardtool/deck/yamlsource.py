@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 from yaml.constructor import SafeConstructor
 
-from cardtool.report import Location, Report
+from cardtool.issues import Location, Report
 
 try:  # the C parser is much faster on large decks; both give the same nodes and marks
     from yaml import CSafeLoader as _Loader

@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # annotations only: importing this module (the CLI does, for 
     from cardtool.deck.source import CardEntry, DeckSource
     from cardtool.engine.bots import BotFactory
     from cardtool.engine.protocol import Action, Game, Score, Seat, State
-    from cardtool.report import Report
+    from cardtool.issues import Report
 
 
 class GamePlugin(Protocol):

@@ -23,7 +23,7 @@ from cardtool.render.cards import stylesheet
 from cardtool.render.context import deck_roots
 from cardtool.render.environment import render
 from cardtool.render.fitting import render_html, write_pdf
-from cardtool.report import Location, Report
+from cardtool.issues import Location, Report
 from cardtool.render.sheets import Paper
 
 

@@ -24,7 +24,7 @@ from cardtool.engine.seeds import derive_seed
 from cardtool.errors import UsageError
 from cardtool.games import GAMES
 from cardtool.games.plugin import PlayableGame, RecordsGames
-from cardtool.report import Report
+from cardtool.issues import Report
 from cardtool.suggest import did_you_mean
 
 DEFAULT_MAX_TURNS = 1000

@@ -20,7 +20,7 @@ from cardtool.games.ecologies.build import build
 from cardtool.games.ecologies.effect_rules import check_effects
 from cardtool.games.ecologies.model import ROLES, Biome, EcologiesDeck, Factor, Organism
 from cardtool.games.ecologies.references import check_references
-from cardtool.report import Report
+from cardtool.issues import Report
 
 
 class EcologiesPlugin:

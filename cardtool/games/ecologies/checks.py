@@ -10,7 +10,7 @@ from cardtool.games.ecologies.model import HEALTHY_ROLES, EcologiesDeck, Organis
 from cardtool.games.ecologies.webs import (
     ROLE_LEVEL, candidates_in, feedable_in, organisms_by_biome, prey_roles, trophic_levels, why_unhealthy_in,
     witness_in)
-from cardtool.report import Report
+from cardtool.issues import Report
 
 #: How far (in trophic levels) a card's nearest printed role may sit from its network level.
 LEVEL_TOLERANCE = 1.5

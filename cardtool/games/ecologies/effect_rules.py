@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardtool.deck.source import CardEntry, DeckSource
-from cardtool.report import Report
+from cardtool.issues import Report
 
 _REPEATABLE = ("activated", "turn_start")
 

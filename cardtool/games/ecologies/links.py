@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cardtool.deck.source import CardEntry, DeckSource
-from cardtool.report import Report
+from cardtool.issues import Report
 
 
 def _edit(source: DeckSource, entry: CardEntry, **fields) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cardtool.deck.source import DeckSource
-from cardtool.report import Report
+from cardtool.issues import Report
 from cardtool.suggest import did_you_mean
 
 

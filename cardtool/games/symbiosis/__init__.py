@@ -17,7 +17,7 @@ from cardtool.deck.source import DeckSource
 from cardtool.games.plugin import CommandSpec, GameRecord
 from cardtool.games.symbiosis.layout import MODES
 from cardtool.games.symbiosis.model import Animal, Scoring, Season, SymbiosisCard, SymbiosisDeck
-from cardtool.report import Report
+from cardtool.issues import Report
 from cardtool.suggest import did_you_mean
 
 

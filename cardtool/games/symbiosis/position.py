@@ -19,7 +19,7 @@ from cardtool.games.symbiosis import scoring
 from cardtool.games.symbiosis.engine import players_error
 from cardtool.games.symbiosis.layout import MODES, POND, RIVER
 from cardtool.games.symbiosis.table import CardTable
-from cardtool.report import Issue, Report
+from cardtool.issues import Issue, Report
 from cardtool.suggest import did_you_mean
 
 SCHEMA = "symbiosis/position.schema.json"

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cardtool.deck.source import DeckSource
-from cardtool.report import Report
+from cardtool.issues import Report
 from cardtool.suggest import did_you_mean
 from cardtool_hedgerow import records
 from cardtool_hedgerow.bots import BOTS
