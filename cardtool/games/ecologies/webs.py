@@ -1,17 +1,23 @@
-"""Food-web analysis of an Ecologies deck with networkx: who can be fed, healthy witnesses, metrics.
+"""Food-web analysis of an Ecologies deck: who can be fed, healthy witnesses, trophic levels, metrics.
 
 Decision (docs/rules/ecologies.md): an SD eats everything, so it is fed by any other organism in its
 ecology; `eats` lists only what a card eats in its other roles. A card eating an SD acts as C2.
+
+What `validate` and `info` run (fed pairs, witnesses, trophic levels) is plain Python (trophic.py);
+networkx is imported only inside deck_graph and metrics, for `cardtool foodweb` and its build step.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from statistics import pstdev
+from typing import TYPE_CHECKING
 
-import networkx as nx
-
+from cardtool.games.ecologies import trophic
 from cardtool.games.ecologies.model import HEALTHY_ROLES, ROLES, EcologiesDeck, Organism
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 #: The printed trophic level of each feeding role (P is level 1).
 ROLE_LEVEL = {"P": 1, "C1": 2, "C2": 3, "C3": 4, "C4": 5}
@@ -144,7 +150,10 @@ def why_unhealthy_in(living: dict[str, Organism], fed: set[tuple[str, str]]) -> 
 
 
 def deck_graph(deck: EcologiesDeck, code: str | None = None) -> nx.DiGraph:
-    """Prey -> predator edges from the `eats` lists, for one biome or the whole deck."""
+    """Prey -> predator edges from the `eats` lists, for one biome or the whole deck (networkx, for
+    `cardtool foodweb`'s metrics and exports)."""
+    import networkx as nx
+
     living = organisms_in(deck, code) if code else {o.id: o for o in deck.organisms}
     graph = nx.DiGraph()
     for organism in living.values():
@@ -160,79 +169,37 @@ def _sd_only(deck: EcologiesDeck) -> set[str]:
     return {o.id for o in deck.organisms if set(o.roles) == {"SD"}}
 
 
+def prey_graph(deck: EcologiesDeck, code: str | None = None) -> dict[str, set[str]]:
+    """deck_graph as a plain mapping: each organism's id -> the ids of its prey (in the biome, if given)."""
+    living = organisms_in(deck, code) if code else {o.id: o for o in deck.organisms}
+    return {o.id: {p for p in o.eats if p in living and p != o.id} for o in living.values()}
+
+
 def trophic_levels(deck: EcologiesDeck, code: str | None = None) -> dict[str, float]:
     """Network trophic levels (Levine 1980, as networkx defines them) on the graph without SD-only cards.
 
     SD-only cards eat everything, which no `eats` list records: left in, they would count as basal
     and pull every predator of theirs one level down. Nodes no basal node reaches get no level.
     """
-    graph = deck_graph(deck, code)
-    graph.remove_nodes_from(_sd_only(deck) & set(graph))
-    basal = [n for n in graph if graph.in_degree(n) == 0]
-    reachable = set(basal)
-    frontier = list(basal)
-    while frontier:  # everything some basal node reaches, in one walk from all of them
-        node = frontier.pop()
-        for successor in graph.successors(node):
-            if successor not in reachable:
-                reachable.add(successor)
-                frontier.append(successor)
-    sub = graph.subgraph(reachable).copy()
-    if not sub:
-        return {}
-    return _levels(sub)
+    sd_only = _sd_only(deck)
+    graph = {node: prey - sd_only for node, prey in prey_graph(deck, code).items() if node not in sd_only}
+    return _solve(graph)
 
 
 #: Largest group of organisms eating each other in a circle whose levels are solved as a dense system.
-_DENSE_CYCLE = 200
+_DENSE_CYCLE = trophic.DENSE_CIRCLE
+
+
+def _solve(graph: dict[str, set[str]]) -> dict[str, float]:
+    return trophic.trophic_levels(graph, _DENSE_CYCLE)
 
 
 def _levels(graph: nx.DiGraph) -> dict[str, float]:
-    """What nx.trophic_levels computes (every node reachable from a basal one), in time growing with
-    the links: networkx inverts one dense matrix of all non-basal nodes, whose memory grows with their
-    square and time with their cube. A node's level is 1 + the mean level of its prey (basal nodes 1),
-    so the levels follow prey before predator; only organisms eating each other in a circle (a strongly
-    connected group) need a linear system, solved for that group alone."""
-    parts = nx.condensation(graph)
-    levels: dict[str, float] = {}
-    for part in nx.topological_sort(parts):
-        members = list(parts.nodes[part]["members"])
-        if len(members) == 1:
-            node = members[0]
-            prey = list(graph.predecessors(node))
-            levels[node] = 1.0 + sum(levels[p] for p in prey) / len(prey) if prey else 1.0
-        else:
-            levels.update(_circle_levels(graph, members, levels))
-    basal = [n for n in graph if graph.in_degree(n) == 0]  # ordered as networkx orders them: basal first
-    return {**{n: 1.0 for n in basal}, **{n: levels[n] for n in graph if graph.in_degree(n)}}
-
-
-def _circle_levels(graph: nx.DiGraph, members: list[str], known: dict[str, float]) -> dict[str, float]:
-    """Levels of a group eating each other in a circle, their other prey's levels known:
-    s_i - sum over prey j in the group of s_j / k_i = 1 + sum over other prey j of s_j / k_i."""
-    import numpy as np
-
-    index = {node: i for i, node in enumerate(members)}
-    size = len(members)
-    rows, cols, values, rhs = [], [], [], [1.0] * size
-    for i, node in enumerate(members):
-        prey = list(graph.predecessors(node))  # never empty: the node has prey inside its group
-        rows.append(i), cols.append(i), values.append(1.0)
-        for p in prey:
-            if p in index:
-                rows.append(i), cols.append(index[p]), values.append(-1.0 / len(prey))
-            else:
-                rhs[i] += known[p] / len(prey)
-    if size <= _DENSE_CYCLE:
-        matrix = np.zeros((size, size))
-        np.add.at(matrix, (rows, cols), values)
-        solution = np.linalg.solve(matrix, rhs)
-    else:  # a large circle: a sparse solve keeps it far from cubic
-        from scipy.sparse import coo_array
-        from scipy.sparse.linalg import spsolve
-
-        solution = spsolve(coo_array((values, (rows, cols)), shape=(size, size)).tocsc(), np.array(rhs))
-    return {node: float(solution[i]) for node, i in index.items()}
+    """What nx.trophic_levels computes for a networkx graph, by the plain-Python solve (trophic.py):
+    levels follow prey before predator, and only organisms eating each other in a circle need a
+    linear system, solved for that group alone (networkx inverts one dense matrix of every non-basal
+    node, whose memory grows with their square and time with their cube)."""
+    return _solve({node: set(graph.predecessors(node)) for node in graph})
 
 
 @dataclass(frozen=True)
@@ -252,6 +219,7 @@ class WebMetrics:
 
 
 def metrics(deck: EcologiesDeck, code: str) -> WebMetrics:
+    """The statistics of one biome's web (networkx: `cardtool foodweb` and its build step only)."""
     graph = deck_graph(deck, code)
     species, links = graph.number_of_nodes(), graph.number_of_edges()
     if not species:
@@ -272,6 +240,8 @@ def metrics(deck: EcologiesDeck, code: str) -> WebMetrics:
 
 def _longest_chain(graph: nx.DiGraph) -> int:
     """Links in the longest prey-to-predator chain (cycles condensed to one step)."""
+    import networkx as nx
+
     if not graph:
         return 0
     dag = graph if nx.is_directed_acyclic_graph(graph) else nx.condensation(graph)
