@@ -58,9 +58,17 @@ def test_help_lists_every_command_without_importing_them():
 
 @pytest.mark.parametrize("command", ["validate", "info"])
 def test_validate_and_info_load_no_simulation_or_printing_library(command):
-    allowed = {"networkx", "numpy", "markdown_it"}  # food-web checks, rulebook sections
+    allowed = {"markdown_it"}  # rulebook sections
     loaded = _loaded_after(_cli(command, str(DECKS / "ecologies-bizarre-biomes")))
     assert loaded - allowed == set()
+
+
+@pytest.mark.parametrize("command", ["validate", "info"])
+def test_the_ecologies_food_web_checks_load_neither_networkx_nor_numpy(command):
+    """The checks (trophic levels included) are plain Python; networkx waits for `cardtool foodweb`."""
+    code = _cli(command, str(DECKS / "ecologies-bizarre-biomes")) + (
+        "\nimport sys\nassert 'cardtool.games.ecologies.checks' in sys.modules  # the food-web checks did run")
+    assert not _loaded_after(code) & {"networkx", "numpy"}
 
 
 def test_a_symbiosis_deck_validates_without_the_food_web_libraries():
