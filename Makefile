@@ -33,9 +33,11 @@ demo: venv
 	done
 	@echo; echo "Every deck is built: open build/<deck>/index.html (cards, images, rulebook, food webs, simulation report)."
 
-# pytest exits 5 when it collected no test: that is a failure here too.
+# pytest exits 5 when it collected no test: that is a failure here too. `-n auto` runs the suite in one
+# process a core (pytest-xdist); `make test PYTEST_ARGS=` runs it in one process.
+PYTEST_ARGS ?= -n auto
 test: venv
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 clean:
 	rm -rf build $(VENV)
