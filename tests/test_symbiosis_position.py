@@ -98,7 +98,7 @@ def test_score_usage_errors(run_cli, tmp_path):
     code, _, err = run_cli("score", DECK, tmp_path / "missing.yaml")
     assert code == 1 and "error[missing-file]" in err
     code, _, err = run_cli("score", DECKS / "ecologies-bizarre-biomes", EXAMPLES / "worked-example.yaml")
-    assert code == 2 and "does not score" in err
+    assert code == 2 and "have none to score" in err
 
 
 def test_the_deck_loader_does_not_read_example_positions():
