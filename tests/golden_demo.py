@@ -26,7 +26,9 @@ SKIPPED = {".cardtool-manifest.json"}  # lists the files with their hashes: the 
 
 
 def build_argv(deck: str, out: Path) -> list[str]:
-    return ["build", str(ROOT / "decks" / deck), "--out", str(out), "--sim-games", "0"]
+    """As `make demo` runs it: from the repository's root, the deck named relative to it (the reports name
+    the deck as it was given, so an absolute path would tie the record to one clone's location)."""
+    return ["build", f"decks/{deck}", "--out", str(out), "--sim-games", "0"]
 
 
 def libraries() -> dict[str, str]:
@@ -74,9 +76,12 @@ def differences(recorded: dict[str, dict], built: dict[str, dict], same_librarie
 
 
 def main() -> int:
+    import os
     import tempfile
 
     from cardtool.cli import main as cardtool
+
+    os.chdir(ROOT)
 
     record = {"libraries": libraries(), "decks": {}}
     with tempfile.TemporaryDirectory() as tmp:

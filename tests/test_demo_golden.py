@@ -11,14 +11,15 @@ import json
 import pytest
 
 from cardtool.cli import main
-from golden_demo import DECKS, RECORD, build_argv, differences, fingerprint, libraries
+from golden_demo import DECKS, RECORD, ROOT, build_argv, differences, fingerprint, libraries
 
 RECORDED = json.loads(RECORD.read_text())
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("deck", DECKS)
-def test_the_demo_builds_what_was_recorded(deck, tmp_path):
+def test_the_demo_builds_what_was_recorded(deck, tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
     out = tmp_path / deck
     assert main(build_argv(deck, out)) == 0
     same_libraries = RECORDED["libraries"] == libraries()
