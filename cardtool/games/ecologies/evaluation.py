@@ -29,8 +29,10 @@ SEAT_TERMS = ("vp", "webs", "lasting", "hand", "hand_size", "healthy", "ecologie
 INPUTS = tuple(f"d_{name}" for name in SEAT_TERMS) + ("lead_near_end", "my_vp", "their_vp", "intercept")
 
 
-def seat_terms(game, state, seat: int) -> list[float]:
-    """One seat's terms (SEAT_TERMS), valued from that seat's own observation of the state."""
+def valued(game, state, seat: int) -> tuple[Valuer, float, float, float]:
+    """GreedyBot's Valuer from the seat's own observation, and what it makes of the seat's webs (health
+    and food security), of its lasting factor cards and of its hand's best six cards; the search's
+    `standing` weighs the same three."""
     valuer = Valuer(game, state.observation(seat))
     table = game.table
     webs = sum(0.4 + valuer.eco_value(eco.code, eco.biome, eco.cards) for eco in valuer.mine)
@@ -38,8 +40,14 @@ def seat_terms(game, state, seat: int) -> list[float]:
     placed += [card for eco in state.ecos.values() for card, placer in eco.factors if placer == seat]
     lasting = sum(valuer.effect_value(e, ongoing=True) for card in placed for e in table.effects[card]
                   if e.trigger != "play" and e.action not in ("gain_vp", "vp_per"))
-    values = sorted((valuer.card_value(c) for c in valuer.hand), reverse=True)
-    hand = sum(values[:6])
+    hand = sum(sorted((valuer.card_value(c) for c in valuer.hand), reverse=True)[:6])
+    return valuer, webs, lasting, hand
+
+
+def seat_terms(game, state, seat: int) -> list[float]:
+    """One seat's terms (SEAT_TERMS), valued from that seat's own observation of the state."""
+    valuer, webs, lasting, hand = valued(game, state, seat)
+    table = game.table
     healthy = sum(1 for eco in valuer.mine if eco.healthy)
     fits = sum(1 for c in valuer.hand if table.kind[c] == "organism" and any(
         eco.code in table.biomes[c] and fits_web(table, eco.code, eco.cards + (c,)) for eco in valuer.mine))

@@ -26,8 +26,8 @@ from cardtool.engine.bots import positive_float, positive_int
 from cardtool.engine.protocol import Seat
 from cardtool.errors import UsageError
 from cardtool.games.ecologies.actions import Arrange, EndPhase
-from cardtool.games.ecologies.evaluation import win_chance
-from cardtool.games.ecologies.greedy import GreedyBot, Valuer
+from cardtool.games.ecologies.evaluation import valued, win_chance
+from cardtool.games.ecologies.greedy import GreedyBot
 from cardtool.games.ecologies.observation import Observation, sample_state, world_game
 
 #: How a rollout's end position is weighed (`standing`), besides VP: webs, lasting cards, the hand's best six.
@@ -143,14 +143,7 @@ def standing(game, state, seat: int) -> float:
     """What a seat's position is worth, in VP: its VP, its webs' health and food security, what its
     lasting factor cards will bring, and a share of what its hand is worth (GreedyBot's valuations,
     from the seat's own view)."""
-    valuer = Valuer(game, state.observation(seat))
-    table = game.table
-    webs = sum(0.4 + valuer.eco_value(eco.code, eco.biome, eco.cards) for eco in valuer.mine)
-    placed = [card for card, owner in state.table_factors if owner == seat]
-    placed += [card for eco in state.ecos.values() for card, placer in eco.factors if placer == seat]
-    lasting = sum(valuer.effect_value(e, ongoing=True) for card in placed for e in table.effects[card]
-                  if e.trigger != "play" and e.action not in ("gain_vp", "vp_per"))
-    hand = sum(sorted((valuer.card_value(c) for c in valuer.hand), reverse=True)[:6])
+    _, webs, lasting, hand = valued(game, state, seat)
     return float(state.vp(seat)) + WEBS * webs + LASTING * lasting + HAND * hand
 
 
