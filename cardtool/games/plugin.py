@@ -330,3 +330,32 @@ class ShowsValues(Protocol):
 
     def show_value(self, value: object) -> str | None:
         """value as a person reads it, or None to leave it to the generic writer."""
+
+
+class LazyRecords:
+    """A base for plugin objects: the record vocabulary (CARD_EVENTS, IMPACT_EVENT, CHOICE_EVENT,
+    END_REASONS of RecordsGames) read from the module named by `records_module` when first asked for,
+    so that commands which never play (validate, render) do not import the game's engine."""
+
+    records_module: str  # e.g. "mygame.records"
+
+    def _records(self):
+        import importlib
+
+        return importlib.import_module(self.records_module)
+
+    @property
+    def card_events(self):
+        return self._records().CARD_EVENTS
+
+    @property
+    def impact_event(self):
+        return self._records().IMPACT_EVENT
+
+    @property
+    def choice_event(self):
+        return self._records().CHOICE_EVENT
+
+    @property
+    def end_reasons(self):
+        return self._records().END_REASONS

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from cardtool.deck.source import DeckSource
-from cardtool.games.plugin import CommandSpec, GameRecord
+from cardtool.games.plugin import CommandSpec, GameRecord, LazyRecords
 from cardtool.games.ecologies import links
 from cardtool.games.ecologies.build import build
 from cardtool.games.ecologies.effect_rules import check_effects
@@ -23,7 +23,7 @@ from cardtool.games.ecologies.references import check_references
 from cardtool.issues import Report
 
 
-class EcologiesPlugin:
+class EcologiesPlugin(LazyRecords):
     """The Ecologies game as the deck tools and `cardtool play` see it."""
 
     name = "ecologies"
@@ -38,6 +38,8 @@ class EcologiesPlugin:
                     "food web: a role each, the rows, healthy or why a card cannot be fed"),
     )
 
+    records_module = "cardtool.games.ecologies.records"  # card_events, end_reasons...: see LazyRecords
+
     # What play and simulate read, imported when first asked for (validate needs none of it).
     @property
     def modes(self):
@@ -50,30 +52,6 @@ class EcologiesPlugin:
         from cardtool.games.ecologies.bots import BOTS
 
         return BOTS
-
-    @property
-    def card_events(self):
-        from cardtool.games.ecologies import records
-
-        return records.CARD_EVENTS
-
-    @property
-    def impact_event(self):
-        from cardtool.games.ecologies import records
-
-        return records.IMPACT_EVENT
-
-    @property
-    def choice_event(self):
-        from cardtool.games.ecologies import records
-
-        return records.CHOICE_EVENT
-
-    @property
-    def end_reasons(self):
-        from cardtool.games.ecologies import records
-
-        return records.END_REASONS
 
     def check_source(self, source: DeckSource, report: Report) -> None:
         check_references(source, report)

@@ -14,14 +14,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cardtool.deck.source import DeckSource
-from cardtool.games.plugin import CommandSpec, GameRecord
+from cardtool.games.plugin import CommandSpec, GameRecord, LazyRecords
 from cardtool.games.symbiosis.layout import MODES
 from cardtool.games.symbiosis.model import Animal, Scoring, Season, SymbiosisCard, SymbiosisDeck
 from cardtool.issues import Report
 from cardtool.suggest import did_you_mean
 
 
-class SymbiosisPlugin:
+class SymbiosisPlugin(LazyRecords):
     """The Symbiosis game as the deck tools and `cardtool play` see it."""
 
     name = "symbiosis"
@@ -34,36 +34,14 @@ class SymbiosisPlugin:
     commands = (CommandSpec("score", "cardtool.games.symbiosis.commands.score", "score a table position written "
                             "as YAML and print the breakdown per column and per card"),)
 
+    records_module = "cardtool.games.symbiosis.records"  # card_events, end_reasons...: see LazyRecords
+
     # What play and simulate read, imported when first asked for (validate needs none of it).
     @property
     def bots(self):
         from cardtool.games.symbiosis.bots import BOTS
 
         return BOTS
-
-    @property
-    def card_events(self):
-        from cardtool.games.symbiosis import records
-
-        return records.CARD_EVENTS
-
-    @property
-    def impact_event(self):
-        from cardtool.games.symbiosis import records
-
-        return records.IMPACT_EVENT
-
-    @property
-    def choice_event(self):
-        from cardtool.games.symbiosis import records
-
-        return records.CHOICE_EVENT
-
-    @property
-    def end_reasons(self):
-        from cardtool.games.symbiosis import records
-
-        return records.END_REASONS
 
     def check_source(self, source: DeckSource, report: Report) -> None:
         seasons = self._defined(source, "seasons", report)
