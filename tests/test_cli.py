@@ -77,7 +77,7 @@ def test_strict_fails_on_warnings(run_cli):
 def test_info_symbiosis_counts(run_cli):
     code, out, _ = run_cli("info", DECKS / "symbiosis")
     assert code == 0
-    assert re.search(r"cards by Animal:\n(  \S.*\n)+", out)
+    assert re.search(r"cards by Animal, in copies:\n(  \S.*\n)+", out)
 
 
 def test_python_dash_m_runs_the_cli():

@@ -13,7 +13,7 @@ VALID = DATA / "foodweb" / "valid"
 def test_text_shows_metrics_and_witness(run_cli):
     code, out, _ = run_cli("foodweb", VALID)
     assert code == 0
-    assert "species 11, links 12" in out
+    assert "species 11 (different organism cards; copies are not counted), links 12" in out
     assert "C1  Mayfly   |  SD  Crayfish" in out
 
 

@@ -24,7 +24,9 @@ BEFORE_GAMES = (
     CommandSpec("validate", f"{_PACKAGE}.validate",
                 "check decks against their schemas and rules and report every problem found"),
     CommandSpec("info", f"{_PACKAGE}.info",
-                "print a deck's composition: counts by kind, and by biome and trophic role for Ecologies"),
+                "print a deck's composition: copies by kind, and by biome and trophic role for Ecologies"),
+    CommandSpec("cards", f"{_PACKAGE}.cards",
+                "list a deck's cards: ids, names, kinds, copies and, for Ecologies, biomes, roles, VP and links"),
     CommandSpec("diff", f"{_PACKAGE}.diff",
                 "print what changed between two versions of a deck: cards, fields, food-web links, healthy webs"),
 )
@@ -40,6 +42,8 @@ AFTER_GAMES = (
                 "play every pair of bots against each other and rate them, with 95% intervals"),
     CommandSpec("render", f"{_PACKAGE}.render", "print a deck: card sheets (PDF), card images (PNG), the rulebook "
                 "(PDF), a duplex alignment test"),
+    CommandSpec("serve", f"{_PACKAGE}.serve", "show a deck's cards, validation issues, food webs and last "
+                "simulation on a local web page that updates as its files change"),
     CommandSpec("build", f"{_PACKAGE}.build", "validate a deck and build everything into build/<deck-id>/: food-web "
                 "report, cards PDF, card images, rulebook, a short simulation report and an index.html"),
 )

@@ -8,7 +8,7 @@ from cardtool.commands.common import add_deck_argument, deck_from
 from cardtool.games import GAMES
 
 NAME = "info"
-HELP = "print a deck's composition: counts by kind, and by biome and trophic role for Ecologies"
+HELP = "print a deck's composition: copies by kind, and by biome and trophic role for Ecologies"
 EXAMPLES = """\
 examples:
   cardtool info decks/ecologies-bizarre-biomes
@@ -40,8 +40,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"left out of the bases: {', '.join(deck.left_out)}")
     for override in deck.overrides:
         print(f"override of {override.card}.{override.field}:\n    was: {override.old!r}\n    now: {override.new!r}")
+    print("\nThe tables count copies (a card with count: 3 counts three times); "
+          f"`cardtool cards {args.deck}` lists each card with its id.")
     for title, counts in game.composition(deck):
-        print(f"\n{title}:")
+        print(f"\n{title}, in copies:")
         width = max((len(k) for k in counts), default=0)
         for key, value in counts.items():
             print(f"  {key:<{width}}  {value:>4}")

@@ -4,8 +4,8 @@ What lives here: the protocols and the small frozen records they exchange. Every
 GamePlugin is optional and checked with isinstance (all are runtime_checkable): PlayableGame (play),
 RecordsGames (simulate), ScoresPositions (score), DrawsCards (render cards/images, build), WritesRulebook
 (render rulebook), HasBuildSteps (build), HasCommands (commands of its own), Scaffolds (new), DiffsDecks
-(diff). Who may import it: any layer and any game package; it imports nothing of cardtool at run time.
-docs/plugins.md explains each with an example.
+(diff), ListsCards (cards). Who may import it: any layer and any game package; it imports nothing of
+cardtool at run time. docs/plugins.md explains each with an example.
 """
 
 from __future__ import annotations
@@ -330,6 +330,20 @@ class ShowsValues(Protocol):
 
     def show_value(self, value: object) -> str | None:
         """value as a person reads it, or None to leave it to the generic writer."""
+
+
+# -- cardtool cards: a listing -----------------------------------------------------------------------
+@runtime_checkable
+class ListsCards(Protocol):
+    """A game whose cards `cardtool cards` lists with columns of its own (Ecologies: biomes, roles, VP,
+    eats, eaten_by; Symbiosis: animal, season, scoring). Without it a card lists its id, name, kind and
+    count. A column named `biomes` or `roles` is what `cards --biome` and `--role` filter on."""
+
+    def card_columns(self, deck: Deck) -> tuple[str, ...]:
+        """The game's columns, after id, name, kind and count."""
+
+    def card_row(self, deck: Deck, card: Card) -> Mapping[str, str | tuple[str, ...]]:
+        """One card's values for those columns: text, or a tuple of texts for a list."""
 
 
 class LazyRecords:

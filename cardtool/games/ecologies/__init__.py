@@ -107,6 +107,18 @@ class EcologiesPlugin(LazyRecords):
 
         return show_value(value)
 
+    # -- cardtool cards (cardtool.games.plugin.ListsCards)
+
+    def card_columns(self, deck) -> tuple[str, ...]:
+        from cardtool.games.ecologies.listing import COLUMNS
+
+        return COLUMNS
+
+    def card_row(self, deck, card):
+        from cardtool.games.ecologies.listing import card_row
+
+        return card_row(deck, card)
+
     # -- cardtool new (cardtool.games.plugin.Scaffolds)
 
     def scaffold_deck(self, name: str, context: dict) -> dict[str, str]:

@@ -20,7 +20,7 @@ def text(deck: EcologiesDeck, code: str) -> str:
     m = metrics(deck, code)
     incoherence = "n/a" if m.incoherence is None else f"{m.incoherence:.2f}"
     lines = [f"{code} {deck.biome(code).name}",
-             f"  species {m.species}, links {m.links}, links/species {m.links_per_species:.2f}, "
+             f"  species {m.species} (different organism cards; copies are not counted), links {m.links}, links/species {m.links_per_species:.2f}, "
              f"connectance {m.connectance:.3f}",
              f"  basal {m.basal:.0%}, intermediate {m.intermediate:.0%}, top {m.top:.0%}; "
              f"longest chain {m.longest_chain} links; omnivores {m.omnivores:.0%}; "

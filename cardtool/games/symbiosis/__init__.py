@@ -125,6 +125,18 @@ class SymbiosisPlugin(LazyRecords):
                 ("cards by Season", dict(seasons)), ("cards by scoring rule", dict(rules)),
                 ("cards by source (rulebook: shown in the printed rules' worked example)", dict(by_source))]
 
+    # -- cardtool cards (cardtool.games.plugin.ListsCards)
+
+    def card_columns(self, deck) -> tuple[str, ...]:
+        from cardtool.games.symbiosis.listing import COLUMNS
+
+        return COLUMNS
+
+    def card_row(self, deck, card):
+        from cardtool.games.symbiosis.listing import card_row
+
+        return card_row(deck, card)
+
     # -- cardtool new (cardtool.games.plugin.Scaffolds)
 
     def scaffold_deck(self, name: str, context: dict) -> dict[str, str]:
