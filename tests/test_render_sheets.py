@@ -32,18 +32,19 @@ def test_card_sizes_presets_and_custom():
     ("a4", "poker", 0.0, (3, 3, "portrait")),
     ("letter", "poker", 3.0, (3, 2, "landscape")),
     ("letter", "poker", 0.0, (4, 2, "landscape")),
-    ("a4", "mini", 3.0, (5, 2, "landscape")),
+    ("a4", "mini", 3.0, (3, 4, "portrait")),  # 12: a 3 mm printer margin leaves room for a fourth row
     ("a4", "tarot", 3.0, (2, 2, "portrait")),
 ])
 def test_cards_per_page_from_paper_and_card(paper, card, bleed, expected):
-    sheet = layout(SheetSpec(paper=PAPERS[paper], card=CARD_SIZES[card], bleed=bleed))
+    sheet = layout(SheetSpec(paper=PAPERS[paper], card=CARD_SIZES[card], bleed=bleed, cuts="separate"))
     assert (sheet.cols, sheet.rows, sheet.orientation) == expected
 
 
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("card", CARD_SIZES)
-def test_grid_and_marks_stay_inside_the_printable_page(paper, card):
-    sheet = layout(SheetSpec(paper=PAPERS[paper], card=CARD_SIZES[card]))
+@pytest.mark.parametrize("cuts", ["separate", "auto"])
+def test_grid_and_marks_stay_inside_the_printable_page(paper, card, cuts):
+    sheet = layout(SheetSpec(paper=PAPERS[paper], card=CARD_SIZES[card], cuts=cuts))
     for cell in sheet.fronts:
         assert cell.x >= SAFE_MARGIN and cell.x + cell.width <= sheet.width - SAFE_MARGIN
         assert cell.y >= SAFE_MARGIN and cell.y + cell.height <= sheet.height - SAFE_MARGIN
@@ -84,7 +85,7 @@ def test_no_crop_marks_fits_more_cards():
     ("a4", 3.0, "short", "vertical"),
 ])
 def test_backs_are_mirrored_across_the_flip_axis(paper, bleed, duplex, axis):
-    sheet = layout(SheetSpec(paper=PAPERS[paper], bleed=bleed, duplex=duplex))
+    sheet = layout(SheetSpec(paper=PAPERS[paper], bleed=bleed, duplex=duplex, cuts="separate"))
     assert sheet.mirror_axis == axis
     for front, back in zip(sheet.fronts, sheet.backs):
         if axis == "vertical":

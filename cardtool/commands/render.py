@@ -9,8 +9,8 @@ from pathlib import Path
 from cardtool.commands.common import add_deck_argument, deck_from, file_path
 from cardtool.errors import UnknownCardError, UsageError
 from cardtool.render.output import check_out_file, check_out_folder, write_file
-from cardtool.render.sheets import (DUPLEX_MODES, PAPERS, SheetSpec, parse_card_size, parse_length, parse_offset,
-                                    parse_paper)
+from cardtool.render.sheets import (CUT_MODES, DUPLEX_MODES, PAPERS, SheetSpec, parse_card_size, parse_length,
+                                    parse_offset, parse_paper)
 from cardtool.suggest import did_you_mean
 
 NAME = "render"
@@ -45,6 +45,10 @@ def add_sheet_options(parser: argparse.ArgumentParser, *, deck_options: bool = T
     parser.add_argument("--duplex", choices=DUPLEX_MODES, default="long",
                         help="how the printer turns the sheet over: long edge (default), short edge, or none "
                              "(no backs pages)")
+    parser.add_argument("--cuts", choices=CUT_MODES, default="auto",
+                        help="shared: neighbouring cards share one cut, bleed only around the block (9 poker "
+                             "cards on A4 or Letter); separate: every card keeps its bleed, two cuts between "
+                             "neighbours; auto (default): whichever fits more cards a page")
     parser.add_argument("--back-offset", default="0,0", metavar="X,Y",
                         help="move the backs pages by X,Y mm (right and down as a backs page is seen) to undo "
                              "a printer's drift; measure it with 'cardtool render alignment'")
@@ -53,7 +57,8 @@ def add_sheet_options(parser: argparse.ArgumentParser, *, deck_options: bool = T
 def sheet_spec(args: argparse.Namespace) -> SheetSpec:
     return SheetSpec(paper=parse_paper(args.paper), card=parse_card_size(args.card),
                      bleed=parse_length(args.bleed, what="bleed"), gutter=parse_length(args.gutter, what="gutter"),
-                     crop_marks=args.crop_marks, duplex=args.duplex, back_offset=parse_offset(args.back_offset))
+                     crop_marks=args.crop_marks, duplex=args.duplex, back_offset=parse_offset(args.back_offset),
+                     cuts="separate" if args.cuts == "auto" and parse_length(args.gutter) > 0 else args.cuts)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -5,7 +5,7 @@ pass as --back-offset X,Y."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cardtool.render.environment import render
 from cardtool.render.fitting import render_html, write_pdf
@@ -66,7 +66,7 @@ def _targets(cells, bleed: float) -> tuple[Target, ...]:
 
 def alignment_sheet(spec: SheetSpec) -> tuple[Layout, AlignmentSheet]:
     if spec.duplex == "none":
-        spec = SheetSpec(spec.paper, spec.card, spec.bleed, spec.gutter, spec.crop_marks, "long", spec.back_offset)
+        spec = replace(spec, duplex="long")
     sheet = layout(spec)
     ticks = tuple(Tick(i / 2, 2.4 if i % 4 == 0 else 1.5 if i % 2 == 0 else 0.8,
                        f"{i // 2:+d}".replace("+0", "0") if i % 4 == 0 else "")

@@ -159,13 +159,16 @@ def sheet_pages(sheet: Layout, copies: list[tuple[int, int]]) -> list[SheetPage]
         chunk = copies[number * sheet.per_page:(number + 1) * sheet.per_page]
         note = sheet.front_note
         pages.append(SheetPage(
-            sheet.width, sheet.height, tuple(Stamp(front, c.x, c.y) for c, (front, _) in zip(sheet.fronts, chunk)),
-            marks, Note(note.x, note.y, note.height, f"Fronts {number + 1}/{total}", PRINT_NOTE)))
+            sheet.width, sheet.height, tuple(Stamp(front, c.x, c.y, clip=clip) for c, clip, (front, _)
+                                             in zip(sheet.fronts, sheet.clips(len(chunk)), chunk)),
+            marks, Note(note.x, note.y, note.height, f"Fronts {number + 1}/{total}", PRINT_NOTE,
+                        note.width, note.rotated)))
         if sheet.backs:
             note = sheet.back_note
             pages.append(SheetPage(
                 sheet.width, sheet.height,
-                tuple(Stamp(back, c.x, c.y, c.rotated) for c, (_, back) in zip(sheet.backs, chunk)), (),
+                tuple(Stamp(back, c.x, c.y, c.rotated, clip) for c, clip, (_, back)
+                      in zip(sheet.backs, sheet.clips(len(chunk), backs=True), chunk)), (),
                 Note(note.x, note.y, note.height, f"Backs {number + 1}/{total} ({flip})",
-                     PRINT_NOTE.replace(" Cut on the crop marks.", ""))))
+                     PRINT_NOTE.replace(" Cut on the crop marks.", ""), note.width, note.rotated)))
     return pages

@@ -21,6 +21,7 @@ PT_PER_MM = 72 / 25.4
 NOTE_SIZE = 6.5  # pt
 BAR_LENGTH = 50.0  # mm: the scale bar a person measures to check the print scale
 MARK_WIDTH = 0.25  # mm: thin enough to cut on, thick enough to see
+HALO_WIDTH = 0.7  # mm of white under each mark
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class Stamp:
     x: float
     y: float
     rotated: bool = False  # turned a half turn about its centre
+    clip: tuple[float, float, float, float] | None = None  # left, top, right, bottom (mm) kept: shared cuts
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,8 @@ class Note:
     height: float
     label: str
     text: str
+    width: float = 0.0  # the band's length; a rotated band runs up the page from (x, y + width)
+    rotated: bool = False
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,10 @@ def _pdf_text(text: str) -> str:
 
 
 def _note_ops(note: Note, height_pt: float) -> list[str]:
+    if note.rotated:  # drawn as a horizontal note in a frame turned a quarter turn anticlockwise
+        tx, ty = (note.x + note.height / 2) * PT_PER_MM, height_pt - (note.y + note.width) * PT_PER_MM
+        flat = Note(0.0, -note.height / 2, note.height, note.label, note.text)
+        return [f"q 0 1 -1 0 {tx:.4f} {ty:.4f} cm", *_note_ops(flat, 0.0), "Q"]
     x = note.x * PT_PER_MM
     base = height_pt - (note.y + note.height / 2) * PT_PER_MM - NOTE_SIZE * 0.35
     bar_top, bar_bottom = base + NOTE_SIZE * 0.75, base - 0.5
@@ -134,16 +142,22 @@ def impose(singles: bytes, pages: list[SheetPage], title: str = "") -> bytes:
             llx, lly, urx, ury = boxes[stamp.index]
             left = stamp.x * PT_PER_MM
             bottom = height - stamp.y * PT_PER_MM - (ury - lly)
+            clip = ""
+            if stamp.clip is not None:  # shared cuts: the bleed stops at the cut shared with a neighbour
+                cl, ct, cr, cb = (v * PT_PER_MM for v in stamp.clip)
+                clip = f"{cl:.4f} {height - cb:.4f} {cr - cl:.4f} {cb - ct:.4f} re W n "
             if stamp.rotated:
-                ops.append(f"q -1 0 0 -1 {left + urx:.4f} {bottom + ury:.4f} cm {name} Do Q")
+                ops.append(f"q {clip}-1 0 0 -1 {left + urx:.4f} {bottom + ury:.4f} cm {name} Do Q")
             else:
-                ops.append(f"q 1 0 0 1 {left - llx:.4f} {bottom - lly:.4f} cm {name} Do Q")
+                ops.append(f"q {clip}1 0 0 1 {left - llx:.4f} {bottom - lly:.4f} cm {name} Do Q")
         if sheet.marks:
-            ops.append(f"q 0 G {MARK_WIDTH * PT_PER_MM:.4f} w 0 J")
-            for x1, y1, x2, y2 in sheet.marks:
-                ops.append(f"{x1 * PT_PER_MM:.4f} {height - y1 * PT_PER_MM:.4f} m "
-                           f"{x2 * PT_PER_MM:.4f} {height - y2 * PT_PER_MM:.4f} l S")
-            ops.append("Q")
+            # A white line under each black one, so a mark drawn in the outer bleed shows on any colour.
+            for grey, width_mm in ((1, HALO_WIDTH), (0, MARK_WIDTH)):
+                ops.append(f"q {grey} G {width_mm * PT_PER_MM:.4f} w 0 J")
+                for x1, y1, x2, y2 in sheet.marks:
+                    ops.append(f"{x1 * PT_PER_MM:.4f} {height - y1 * PT_PER_MM:.4f} m "
+                               f"{x2 * PT_PER_MM:.4f} {height - y2 * PT_PER_MM:.4f} l S")
+                ops.append("Q")
         ops += _note_ops(sheet.note, height)
         stream = DecodedStreamObject()
         stream.set_data("\n".join(ops).encode("latin-1"))

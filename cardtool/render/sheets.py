@@ -6,6 +6,11 @@ the grid, never over a card) and the band for the "print at 100%" line. The orie
 cards wins (portrait on a tie). A backs page mirrors its fronts page across the axis the sheet is turned
 over on, so that every card's back lands behind its front; when that axis is horizontal the backs are
 also turned 180 degrees, so the top of a back is always behind the top of its front.
+
+Two ways to cut (SheetSpec.cuts): *separate*, every card with its own bleed all round and two cuts between
+neighbours; *shared*, neighbours butted together so one cut separates them, the bleed kept only on the
+outer edges of the block (each card's inner bleed is clipped away: Cell.clip). Shared cuts fit 9 poker
+cards on A4 and on Letter; `auto` (the default) takes whichever fits more, separate on a tie.
 """
 
 from __future__ import annotations
@@ -16,13 +21,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from cardtool.errors import UsageError
+from cardtool.render.shared_cuts import Margins, shared_grid
 from cardtool.suggest import did_you_mean
 
-SAFE_MARGIN = 4.0  # most printers cannot print nearer the edge than this
+SAFE_MARGIN = 3.0  # nothing is printed nearer the paper's edge than this (most printers reach 3 mm)
 MARK_GAP = 0.5  # crop marks start this far outside the grid's bleed
 MARK_LENGTH = 3.5
 NOTE_BAND = 3.5  # height of the "print at 100% scale" line
 DUPLEX_MODES = ("long", "short", "none")
+CUT_MODES = ("auto", "shared", "separate")
 PRINT_NOTE = ("Print at 100% scale (actual size), not \"fit to page\": the bar is 50 mm long. "
               "Cut on the crop marks.")
 
@@ -130,8 +137,14 @@ class SheetSpec:
     crop_marks: bool = True
     duplex: str = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
+    cuts: str = "auto"  # shared | separate | auto: the one that fits more cards (separate on a tie)
 
     def __post_init__(self):
+        if self.cuts not in CUT_MODES:
+            raise UsageError(f"cuts must be one of {', '.join(CUT_MODES)}, not '{self.cuts}'")
+        if self.cuts == "shared" and self.gutter > 0:
+            raise UsageError("shared cuts butt neighbouring cards together: they take no --gutter "
+                             "(use --cuts separate with a gutter)")
         if self.duplex not in DUPLEX_MODES:
             raise UsageError(f"duplex must be one of {', '.join(DUPLEX_MODES)}, not '{self.duplex}'")
         if not 0 <= self.bleed <= 10:
@@ -153,6 +166,12 @@ class Cell:
     height: float
     bleed: float
     rotated: bool = False
+    clip: tuple[float, float, float, float] | None = None  # left, top, right, bottom kept; None: all of it
+
+    @property
+    def visible(self) -> tuple[float, float, float, float]:
+        """What of the card is printed: its whole bleed box, or with shared cuts up to the inner cuts."""
+        return self.clip or (self.x, self.y, self.x + self.width, self.y + self.height)
 
     @property
     def trim(self) -> tuple[float, float, float, float]:
@@ -171,12 +190,20 @@ class Line:
 
 @dataclass(frozen=True)
 class Band:
-    """A rectangle for the print note."""
+    """A rectangle for the print note; a rotated band runs up the page (width is then its length)."""
 
     x: float
     y: float
     width: float
     height: float
+    rotated: bool = False
+
+    def mirrored(self, page_width: float, page_height: float, vertical: bool) -> "Band":
+        """The band as placed on the backs page, mirrored like the cards."""
+        across, along = (self.height, self.width) if self.rotated else (self.width, self.height)
+        if vertical:
+            return Band(page_width - self.x - across, self.y, self.width, self.height, self.rotated)
+        return Band(self.x, page_height - self.y - along, self.width, self.height, self.rotated)
 
 
 @dataclass(frozen=True)
@@ -194,6 +221,25 @@ class Layout:
     front_note: Band
     back_note: Band
     mirror_axis: str = field(default="vertical")  # the axis the sheet is turned over on, as drawn
+    cuts: str = "separate"  # separate | shared
+
+    def clips(self, filled: int, backs: bool = False) -> tuple[tuple[float, float, float, float] | None, ...]:
+        """The visible box of each of the first `filled` cells of a page (in reading order). With shared
+        cuts an inner edge loses its bleed only where a neighbour is printed; next to an empty place
+        (the last page of a deck) the card keeps its bleed, so a wandering cut shows no white."""
+        cells = self.backs if backs else self.fronts
+        if self.cuts != "shared":
+            return tuple(c.clip for c in cells[:filled])
+        result = []
+        for index, (cell, front) in enumerate(zip(cells[:filled], self.fronts)):
+            left, top, right, bottom = front.clip
+            col, row = index % self.cols, index // self.cols
+            if col + 1 < self.cols and index + 1 >= filled:
+                right = front.x + front.width
+            if row + 1 < self.rows and index + self.cols >= filled:
+                bottom = front.y + front.height
+            result.append(_moved_clip((left, top, right, bottom), front, cell) if backs else (left, top, right, bottom))
+        return tuple(result)
 
     @property
     def per_page(self) -> int:
@@ -205,8 +251,9 @@ class Layout:
 
     def describe(self) -> str:
         spec = self.spec
-        return (f"{spec.paper.name} {self.orientation}, {spec.card.label} cards with {_num(spec.bleed)} mm bleed, "
-                f"{self.cols} x {self.rows} = {self.per_page} a page")
+        cuts = ", shared cuts" if self.cuts == "shared" else ""
+        return (f"{spec.paper.name} {self.orientation}, {spec.card.label} cards with {_num(spec.bleed)} mm bleed"
+                f"{cuts}, {self.cols} x {self.rows} = {self.per_page} a page")
 
     def pages(self, cards: int) -> int:
         return math.ceil(cards / self.per_page) if cards else 0
@@ -217,7 +264,42 @@ def _grid(avail: float, cell: float, gutter: float) -> int:
 
 
 def layout(spec: SheetSpec) -> Layout:
-    """The sheet for spec: as many cards as fit, in the better orientation."""
+    """The sheet for spec: as many cards as fit, in the better orientation; with cuts 'auto', shared cuts
+    when they fit more cards than separate ones."""
+    if spec.cuts == "shared" or (spec.cuts == "auto" and spec.gutter == 0 and spec.bleed > 0):
+        shared = _shared(spec)
+        if spec.cuts == "shared":
+            if shared is None:
+                raise UsageError(f"a {spec.card.label} card with {_num(spec.bleed)} mm bleed does not fit on "
+                                 f"{spec.paper.name} paper with margins; choose a smaller card or bleed")
+            return shared
+        separate = _separate(spec)
+        if shared is not None and (separate is None or shared.per_page > separate.per_page):
+            return shared
+        if separate is not None:
+            return separate
+    separate = _separate(spec)
+    if separate is None:
+        raise UsageError(f"a {spec.card.label} card with {_num(spec.bleed)} mm bleed does not fit on "
+                         f"{spec.paper.name} paper with crop marks and margins; choose a smaller card or bleed")
+    return separate
+
+
+def _shared(spec: SheetSpec) -> Layout | None:
+    """Neighbours share one cut, the bleed only around the block (render/shared_cuts.py)."""
+    grid = shared_grid((spec.paper.width, spec.paper.height), (spec.card.width, spec.card.height), spec.bleed,
+                       Margins(SAFE_MARGIN, NOTE_BAND, MARK_GAP, MARK_LENGTH), spec.crop_marks)
+    if grid is None:
+        return None
+    b = spec.bleed
+    fronts = tuple(Cell(l, t, r - l, bt - t, b, clip=clip) for (l, t, r, bt), clip in zip(grid.cells, grid.clips))
+    note = Band(*grid.note, rotated=grid.note_up)
+    return finish(spec, grid.width, grid.height, grid.cols, grid.rows, fronts,
+                  tuple(Line(*m) for m in grid.marks), note, "shared")
+
+
+def _separate(spec: SheetSpec) -> Layout | None:
+    """Every card with its own bleed all round: two cuts between neighbours (None if no card fits)."""
     zone = MARK_GAP + MARK_LENGTH if spec.crop_marks else 0.0
     cell_w, cell_h = spec.card.width + 2 * spec.bleed, spec.card.height + 2 * spec.bleed
     best = None
@@ -229,8 +311,7 @@ def layout(spec: SheetSpec) -> Layout:
             best = (width, height, cols, rows, avail_h)
     width, height, cols, rows, avail_h = best
     if cols * rows == 0:
-        raise UsageError(f"a {spec.card.label} card with {_num(spec.bleed)} mm bleed does not fit on "
-                         f"{spec.paper.name} paper with crop marks and margins; choose a smaller card or bleed")
+        return None
     grid_w = cols * cell_w + (cols - 1) * spec.gutter
     grid_h = rows * cell_h + (rows - 1) * spec.gutter
     x0 = (width - grid_w) / 2
@@ -238,20 +319,44 @@ def layout(spec: SheetSpec) -> Layout:
     fronts = tuple(Cell(x0 + c * (cell_w + spec.gutter), y0 + r * (cell_h + spec.gutter), cell_w, cell_h, spec.bleed)
                    for r in range(rows) for c in range(cols))
     marks = _crop_marks(fronts, x0, y0, grid_w, grid_h) if spec.crop_marks else ()
+    front_note = Band(SAFE_MARGIN, height - SAFE_MARGIN - NOTE_BAND, width - 2 * SAFE_MARGIN, NOTE_BAND)
+    return finish(spec, width, height, cols, rows, fronts, marks, front_note, "separate")
+
+
+def finish(spec: SheetSpec, width: float, height: float, cols: int, rows: int, fronts: tuple[Cell, ...],
+           marks: tuple[Line, ...], front_note: Band, cuts: str) -> Layout:
+    """The Layout with its backs mirrored across the axis the sheet is turned over on."""
     portrait = width < height
     vertical = (spec.duplex == "long") == portrait  # the page is turned over on its vertical axis
-    dx, dy = spec.back_offset
     backs: tuple[Cell, ...] = ()
     if spec.duplex != "none":
-        if vertical:
-            backs = tuple(Cell(width - f.x - f.width + dx, f.y + dy, f.width, f.height, f.bleed) for f in fronts)
-        else:
-            backs = tuple(Cell(f.x + dx, height - f.y - f.height + dy, f.width, f.height, f.bleed, rotated=True)
-                          for f in fronts)
-    front_note = Band(SAFE_MARGIN, height - SAFE_MARGIN - NOTE_BAND, width - 2 * SAFE_MARGIN, NOTE_BAND)
-    back_note = front_note if vertical else Band(SAFE_MARGIN, SAFE_MARGIN, width - 2 * SAFE_MARGIN, NOTE_BAND)
+        backs = tuple(_back(f, width, height, vertical, spec.back_offset) for f in fronts)
+    back_note = front_note.mirrored(width, height, vertical)
     return Layout(spec, width, height, cols, rows, fronts, backs, marks, front_note, back_note,
-                  "vertical" if vertical else "horizontal")
+                  "vertical" if vertical else "horizontal", cuts)
+
+
+def _back(front: Cell, width: float, height: float, vertical: bool, offset: tuple[float, float]) -> Cell:
+    dx, dy = offset
+    if vertical:
+        cell = Cell(width - front.x - front.width + dx, front.y + dy, front.width, front.height, front.bleed)
+    else:
+        cell = Cell(front.x + dx, height - front.y - front.height + dy, front.width, front.height, front.bleed,
+                    rotated=True)
+    return Cell(cell.x, cell.y, cell.width, cell.height, cell.bleed, cell.rotated,
+                _moved_clip(front.clip, front, cell) if front.clip else None)
+
+
+def _moved_clip(clip, front: Cell, back: Cell) -> tuple[float, float, float, float]:
+    """A front's visible box carried over to its back's place (mirrored: the back's left is the front's
+    right, or for a half turn its top the front's bottom)."""
+    left, top, right, bottom = (v - o for v, o in zip(clip, (front.x, front.y, front.x, front.y)))
+    w, h = front.width, front.height
+    if back.rotated:  # the page mirrored top to bottom
+        top, bottom = h - bottom, h - top
+    else:  # mirrored left to right
+        left, right = w - right, w - left
+    return (back.x + left, back.y + top, back.x + right, back.y + bottom)
 
 
 def _crop_marks(cells: tuple[Cell, ...], x0: float, y0: float, grid_w: float, grid_h: float) -> tuple[Line, ...]:
