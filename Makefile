@@ -13,10 +13,14 @@ $(BIN)/python:
 # Installs the project with its test tools, then the example game plugin (a separate package that
 # registers the game `hedgerow` through the `cardtool.games` entry points, as a designer's own game
 # would); re-run when either pyproject.toml changes.
+# Then the optional compiled kernels (accel/, C extensions built with the machine's C compiler; the
+# pure-Python engines play the same games without them, slower); re-run when their sources change.
 PLUGINS := examples/plugins/hedgerow
-$(VENV)/.installed: pyproject.toml $(PLUGINS:%=%/pyproject.toml) | $(BIN)/python
+ACCEL := accel
+$(VENV)/.installed: pyproject.toml $(PLUGINS:%=%/pyproject.toml) $(ACCEL)/pyproject.toml $(ACCEL)/setup.py $(wildcard $(ACCEL)/cardtool_accel/*.c $(ACCEL)/cardtool_accel/*.py) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	for plugin in $(PLUGINS); do $(BIN)/python -m pip install --quiet -e $$plugin || exit 1; done
+	$(BIN)/python -m pip install --quiet ./$(ACCEL)
 	touch $@
 
 venv: $(VENV)/.installed

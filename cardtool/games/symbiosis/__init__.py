@@ -1,7 +1,8 @@
 """Symbiosis: ponds of eight cards, a River to swap with, columns that score against neighbours.
 
-What lives here: everything Symbiosis knows (model, engine, scoring, bots, text, faces and rulebook
-parts in render/, its score command in commands/, scaffold) and, in this module, its plugin object
+What lives here: everything Symbiosis knows (model, engine, scoring, bots, accel.py loading the optional
+compiled kernel of GreedyBot's arithmetic from accel/, text, faces and rulebook parts in render/, its
+score command in commands/, scaffold) and, in this module, its plugin object
 PLUGIN, the only thing the rest of cardtool asks (through cardtool.games.GAMES). Who may import it: the
 registry (cardtool.games) and Symbiosis' own modules; nothing outside cardtool/games/symbiosis/ imports
 its modules. The engine, bots and text are imported when first asked for.

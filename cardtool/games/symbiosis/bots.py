@@ -18,7 +18,7 @@ from cardtool.engine.protocol import Seat
 from cardtool.errors import UsageError
 from cardtool.games.symbiosis.engine import Observation, SymbiosisState, Swap
 from cardtool.games.symbiosis.expectation import Expectation, SwapValues
-from cardtool.games.symbiosis.gains import SeatGains
+from cardtool.games.symbiosis.gains import SeatGains, seat_gains
 from cardtool.games.symbiosis.layout import POND
 from cardtool.games.symbiosis.observation import sample_state, world_game
 
@@ -36,9 +36,10 @@ class GreedyBot:
         self._gains: dict[int, SeatGains] = {}  # by seat: a search bot's rollouts ask for every seat
 
     def seat_gains(self, seat: int) -> SeatGains:
+        """How a seat values swaps (made once a world game, for every bot of every game)."""
         gains = self._gains.get(seat)
         if gains is None:
-            gains = self._gains[seat] = SeatGains(self.game, seat)
+            gains = self._gains[seat] = seat_gains(self.game, seat)
         return gains
 
     def ranked(self, observation: Observation, legal: Sequence[Swap], rng: random.Random) -> list[tuple[float, Swap]]:
@@ -62,18 +63,14 @@ class GreedyBot:
                   rng: random.Random, gains: SeatGains | None = None) -> Swap:
         """The choice for a seat that sees these face-up cards (None: face down) and has a face-down card
         (valued by `gains`, by default the seat's: GreedyBot's own)."""
-        mine = ponds[seat * POND:(seat + 1) * POND]
         # Every (River slot, pond slot) pair is legal while the pond has a face-down card. The gains are
         # SwapValues.deltas() times n², whole numbers: the best and its ties are exact.
-        rows = (gains or self.seat_gains(seat)).gains(ponds, river)
-        tops = list(map(max, rows))
-        best = max(tops)
-        tied = [(river, pond) for river, row in enumerate(rows) if tops[river] == best
-                for pond, gain in enumerate(row) if gain == best]
-        river, pond = tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
-        if mine[pond] is None:
+        tied = (gains or self._gains.get(seat) or self.seat_gains(seat)).best(ponds, river)
+        river, pond = divmod(tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0], POND)
+        base = seat * POND
+        if ponds[base + pond] is None:
             return self.game.swap(river, pond)
-        hidden = [slot for slot, card in enumerate(mine) if card is None]
+        hidden = [slot for slot in range(POND) if ponds[base + slot] is None]
         return self.game.swap(river, pond, hidden[rng.randrange(len(hidden))] if len(hidden) > 1 else hidden[0])
 
     def _choose_among(self, observation: Observation, legal: Sequence[Swap], rng: random.Random) -> Swap:
@@ -117,7 +114,6 @@ class SearchBot:
         self.width = self.WIDTH if width is None else width
         self.iters = self.ITERS if iters is None and ms is None else iters
         self.greedy = GreedyBot(public)
-        self._margin: dict[int, SeatGains] = {}
 
     def candidates(self, observation: Observation, legal: Sequence[Swap], rng: random.Random) -> list[Swap]:
         """The `width` swaps to weigh, each with a random flip: by turns the next best for GreedyBot (the
@@ -180,10 +176,7 @@ class SearchBot:
             totals[action] += _outcome(state, seat)
 
     def _margin_gains(self, seat: int) -> SeatGains:
-        gains = self._margin.get(seat)
-        if gains is None:
-            gains = self._margin[seat] = SeatGains(self.greedy.game, seat, rivals=True)
-        return gains
+        return seat_gains(self.greedy.game, seat, rivals=True)
 
     def _play_out(self, state: SymbiosisState, team: tuple[int, ...], rng: random.Random) -> None:
         """Plays to the end, each seat seeing what its observation would show (face-up cards only): the

@@ -180,7 +180,7 @@ def players_error(rules: Mode, players: int, allowed: range, deck_size: int) -> 
 class SymbiosisState:
     """A game in progress: card numbers in ponds (flat, seat * 8 + slot) and the River, face-up flags."""
 
-    __slots__ = ("game", "ponds", "up", "river", "river_up", "box", "turn", "_history", "_halted")
+    __slots__ = ("game", "ponds", "up", "river", "river_up", "box", "turn", "_history", "_halted", "_seen")
 
     def __init__(self, game: SymbiosisGame, ponds: list[int], up: tuple[bool, ...], river: list[int],
                  river_up: tuple[bool, ...], box: tuple[int, ...], turn: int, history: list[Swap]):
@@ -191,6 +191,8 @@ class SymbiosisState:
         self.turn = turn
         self._history = history
         self._halted = ""  # the cap that stopped the game early (cardtool.engine.protocol.TURN_CAP)
+        # The ponds as the table sees them, kept up to date by apply: every decision asks for them.
+        self._seen = [card if shown else None for card, shown in zip(ponds, up)]
 
     @property
     def current_player(self) -> int:
@@ -234,11 +236,15 @@ class SymbiosisState:
     def apply(self, action: Swap) -> None:
         """Swap as the action says, trusting it is legal (see cardtool.engine.protocol.apply_checked)."""
         slot = self.turn % self.game.players * POND + action.pond
-        self.ponds[slot], self.river[action.river] = self.river[action.river], self.ponds[slot]
+        ponds, seen = self.ponds, self._seen
+        ponds[slot], self.river[action.river] = self.river[action.river], ponds[slot]
+        seen[slot] = ponds[slot]
         up = list(self.up)
         up[slot] = True
         if action.flip is not None:
-            up[slot - action.pond + action.flip] = True
+            flipped = slot - action.pond + action.flip
+            up[flipped] = True
+            seen[flipped] = ponds[flipped]
         self.up = tuple(up)
         if not self.river_up[action.river]:
             self.river_up = self.river_up[:action.river] + (True,) + self.river_up[action.river + 1:]
@@ -274,15 +280,17 @@ class SymbiosisState:
     def observation(self, player: int) -> Observation:
         # The frozen dataclass's fields set in one step (its __init__ sets them one by one through
         # object.__setattr__): the same value, asked for at every decision of every game.
+        game = self.game
         observation = object.__new__(Observation)
         observation.__dict__.update(
-            seat=player, mode=self.game.mode, players=self.game.players, turn=self.turn,
-            current_player=self.current_player, ponds=self.seen_ponds(), river=self.seen_river())
+            seat=player, mode=game.mode, players=game.players, turn=self.turn,
+            current_player=-1 if self.turn >= game.end_turn or self._halted else self.turn % game.players,
+            ponds=tuple(self._seen), river=self.seen_river())
         return observation
 
     def seen_ponds(self) -> tuple[int | None, ...]:
         """Every pond card as the table sees it: its number face up, None face down."""
-        return tuple([card if shown else None for card, shown in zip(self.ponds, self.up)])
+        return tuple(self._seen)
 
     def seen_river(self) -> tuple[int | None, ...]:
         return tuple([card if shown else None for card, shown in zip(self.river, self.river_up)])

@@ -16,6 +16,7 @@ against SwapValues and tests/test_symbiosis_golden.py against games recorded bef
 
 from __future__ import annotations
 
+from cardtool.games.symbiosis import accel
 from cardtool.games.symbiosis.layout import COLUMN_OF_SLOT, LEFT, MIDDLE, POND, RIGHT, RIVER
 from cardtool.games.symbiosis.scoring import column_targets
 from cardtool.games.symbiosis.table import FIXED, CardTable
@@ -68,9 +69,11 @@ class Packing:
 class SeatGains:
     """The static part for one seat of one game: where its columns look and which team cards count it."""
 
-    def __init__(self, game, seat: int, rivals: bool = False):
+    def __init__(self, game, seat: int, rivals: bool = False, accelerated: bool | None = None):
         """With rivals, a swap's gain is the team's less what it gives every other seat: their cards that
-        count this seat's pond or the River score differently too (a search bot's candidates, not greedy)."""
+        count this seat's pond or the River score differently too (a search bot's candidates, not greedy).
+        `accelerated`: use the compiled kernel (accel.py) where it can serve; by default unless
+        CARDTOOL_PURE is set; False for the pure-Python arithmetic below."""
         self.packing = _packing(game)
         self.seat = seat
         targets = column_targets(seat, game.faces[seat])
@@ -94,9 +97,27 @@ class SeatGains:
         self.coupled = tuple((slot, sign) for slot, sign in enumerate(signs) if sign)
         self.targets = tuple(targets[column] for column in (LEFT, MIDDLE, RIGHT))
         self.base = seat * POND
+        use = accel.wanted() if accelerated is None else accelerated and accel.installed()
+        self.kernel = accel.seat_kernel(game, self) if use else None
 
     def gains(self, ponds: tuple, river: tuple) -> list[list[int]]:
-        """n² times SwapValues.deltas(): per River slot, per pond slot, the swap's gain to the team."""
+        """n² times SwapValues.deltas(): per River slot, per pond slot, the swap's gain to the team
+        (the compiled kernel's when there is one: the same numbers)."""
+        kernel = self.kernel
+        return kernel.gains(ponds, river) if kernel is not None else self.python_gains(ponds, river)
+
+    def best(self, ponds: tuple, river: tuple) -> tuple[int, ...]:
+        """River slot * POND + pond slot of every swap with the best gain, River slot first."""
+        if self.kernel is not None:
+            return self.kernel.best(ponds, river)
+        rows = self.python_gains(ponds, river)
+        tops = list(map(max, rows))
+        best = max(tops)
+        return tuple(river * POND + pond for river, row in enumerate(rows) if tops[river] == best
+                     for pond, gain in enumerate(row) if gain == best)
+
+    def python_gains(self, ponds: tuple, river: tuple) -> list[list[int]]:
+        """gains() in Python: the readable reference the compiled kernel is tested against."""
         p = self.packing
         pack, mask = p.pack.__getitem__, p.mask
         unseen_pack = p.total - sum(map(pack, ponds)) - sum(map(pack, river))
@@ -183,6 +204,21 @@ class SeatGains:
 
 
 _PACKINGS: dict[tuple, Packing] = {}
+_SEATS: dict[tuple, tuple] = {}
+
+
+def seat_gains(game, seat: int, rivals: bool = False) -> SeatGains:
+    """The SeatGains of a seat of a game (a bot's world game), made once: every game of a simulation
+    builds bots for the same world game."""
+    key = (id(game), seat, rivals, accel.wanted())
+    found = _SEATS.get(key)
+    if found is not None and found[0] is game:
+        return found[1]
+    if len(_SEATS) >= 256:
+        _SEATS.pop(next(iter(_SEATS)))
+    gains = SeatGains(game, seat, rivals)
+    _SEATS[key] = (game, gains)
+    return gains
 
 
 def _packing(game) -> Packing:

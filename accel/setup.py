@@ -1,0 +1,7 @@
+"""The compiled kernels, one C extension a game (setuptools needs them declared here)."""
+
+from setuptools import Extension, setup
+
+setup(ext_modules=[
+    Extension("cardtool_accel._symbiosis", ["cardtool_accel/_symbiosis.c"], extra_compile_args=["-O2"]),
+])

@@ -1,0 +1,63 @@
+"""The optional compiled kernel for GreedyBot's swap gains: `cardtool_accel._symbiosis` (accel/ in the
+repository, installed by `make venv`).
+
+gains.SeatGains is the readable reference; the kernel computes the same whole numbers in C, 64-bit, so
+it is used only for decks whose figures stay far below 2^63 (points, cards and seats bound every figure;
+the shipped decks are millions of times below). Without the kernel, with CARDTOOL_PURE set in the
+environment (to anything but "" or "0"), or for a deck outside its range, the pure-Python path runs and
+plays the same games. tests/test_symbiosis_accel.py plays thousands of seeded games both ways.
+"""
+
+from __future__ import annotations
+
+import os
+
+from cardtool.games.symbiosis.layout import POND
+
+#: The environment variable that forces the pure-Python engines (every game's kernels obey it).
+PURE_ENV = "CARDTOOL_PURE"
+#: The kernel this code was written for: an installed kernel of another version is not used.
+KERNEL_VERSION = 1
+_LIMIT = 1 << 62  # the largest figure the kernel may meet, by the bound in `fits`
+
+
+def _load():
+    try:
+        from cardtool_accel import _symbiosis
+    except ImportError:
+        return None
+    return _symbiosis if getattr(_symbiosis, "KERNEL_VERSION", None) == KERNEL_VERSION else None
+
+
+_KERNEL = _load()
+
+
+def installed() -> bool:
+    """Whether the compiled kernel is installed (and of this version)."""
+    return _KERNEL is not None
+
+
+def wanted() -> bool:
+    """Whether to use the kernel now: installed and not turned off by CARDTOOL_PURE."""
+    return _KERNEL is not None and os.environ.get(PURE_ENV, "") in ("", "0")
+
+
+def fits(table, players: int, river_size: int) -> bool:
+    """Whether every figure SeatGains makes for this deck stays below 2^62: each is a sum of fewer than
+    200 (players + 1) terms, each at most n² times a card's points (n the cards out of sight)."""
+    cards = sum(table.copies) + POND * 2 + river_size
+    return 4096 * (players + 1) * cards * cards * (max(table.points, default=0) + 1) < _LIMIT
+
+
+def seat_kernel(game, gains):
+    """The compiled kernel for one SeatGains (its seat's static facts), or None where it cannot serve."""
+    table = game.table
+    if not fits(table, game.players, game.river_size):
+        return None
+    counting = [(slot, sign) for slots, sign in gains.counting for slot in slots]
+    try:
+        return _KERNEL.Seat(table.animal_feature, table.season_feature, table.counted, table.points,
+                            table.copies, game.players, game.river_size, gains.seat, gains.targets,
+                            gains.coupled, counting)
+    except ValueError:  # more features, seats or River slots than the kernel holds
+        return None
