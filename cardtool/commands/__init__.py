@@ -42,6 +42,8 @@ AFTER_GAMES = (
                 "play every pair of bots against each other and rate them, with 95% intervals"),
     CommandSpec("render", f"{_PACKAGE}.render", "print a deck: card sheets (PDF), card images (PNG), the rulebook "
                 "(PDF), a duplex alignment test"),
+    CommandSpec("serve", f"{_PACKAGE}.serve", "show a deck's cards, validation issues, food webs and last "
+                "simulation on a local web page that updates as its files change"),
     CommandSpec("build", f"{_PACKAGE}.build", "validate a deck and build everything into build/<deck-id>/: food-web "
                 "report, cards PDF, card images, rulebook, a short simulation report and an index.html"),
 )
