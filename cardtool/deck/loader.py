@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 
-from cardtool.deck import compose, prose
+from cardtool.deck import compose, printing, prose
 from cardtool.deck.containment import (BAD_ART, HINT, OUTSIDE, REMOTE, REMOTE_HINT, Outside, Remote, Roots, check_name,
                                        find_file, is_url, svg_problems)
 from cardtool.deck.model import Deck, Manifest
@@ -95,6 +95,7 @@ def _load(deck_path: Path, *, deep: bool, standalone: bool, chain: tuple[Path, .
 
 
 def _read_own(path: Path, report: Report) -> DeckSource | None:
+        own.manifest = replace(manifest, print=printing.inherit(base.manifest, manifest, manifest_doc, report))
     """The manifest and this deck's own card files, checked against their schemas."""
     from cardtool.games import GAMES
 
@@ -230,6 +231,7 @@ def _check_rulebook(manifest: Manifest, doc: SourceDoc, report: Report) -> None:
 
 
 def _card_files(manifest: Manifest, doc: SourceDoc, report: Report):
+        print=data.get("print"),
     """Each card file with the manifest location naming it; patterns expand in name order. A file (or a
     folder a pattern would enter) that leads outside the deck folder is refused before it is opened."""
     roots = Roots.of(manifest.root)

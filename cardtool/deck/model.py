@@ -29,6 +29,8 @@ class Manifest:
     overrides: tuple[Mapping, ...] = ()
     #: The rulebook's Markdown sections (paths); a combined expansion lists its bases' sections first.
     rulebook: tuple[Path, ...] = ()
+    #: deck.yaml `print:` (back, text floors: deck/printing.py); an expansion's carries its base's back.
+    print: Mapping | None = None
 
     @property
     def is_expansion(self) -> bool:

@@ -10,7 +10,9 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from cardtool.deck.printing import back_of
 from cardtool.games.ecologies.model import HEALTHY_ROLES, Biome, EcologiesDeck, Factor, Organism, format_vp
+from cardtool.render.bases import back_source
 from cardtool.render.context import (Face, TextField, art_url, back_template, deck_roots, icon_url, initials, ink_on,
                                      mix, picture_url, placeholder_url)
 from cardtool.games.ecologies.render.effect_text import ROLE_NAMES, EffectText
@@ -28,6 +30,7 @@ KIND_TITLES = {"organism": "Organism", "biome": "Biome", "factor": "Factor"}
 ORGANISM_FIELDS = (TextField("name", 9.0, 6.0), TextField("text", 6.6, 4.8))
 BIOME_FIELDS = (TextField("name", 13.0, 8.0), TextField("bonus", 9.2, 5.0), TextField("flavor", 6.4, 4.8))
 FACTOR_FIELDS = (TextField("name", 10.5, 7.0), TextField("text", 8.4, 5.0), TextField("flavor", 6.4, 4.8))
+BACK_FIELDS = (TextField("title", 17.0, 9.0), TextField("subtitle", 8.5, 5.0))
 
 
 @dataclass(frozen=True)
@@ -163,6 +166,7 @@ class EcologiesFaces:
         self.names = {card.id: card.name for card in deck.cards}
         self.biome_marks = {b.code: self._biome_mark(b) for b in deck.biomes}
         self.effects = EffectText({b.code: b.name for b in deck.biomes})
+        self._back: EcologiesBack | None = None
 
     def _icon(self, *names: str) -> str:
         return icon_url(*names, deck_root=self.root)
@@ -219,14 +223,21 @@ class EcologiesFaces:
         into one draw pile, so a back must not tell a biome from an organism (a back-<kind> template
         would give a kind its own)."""
         template, key = back_template(self.game, card.kind)
-        colours = tuple(b.colour for b in self.biome_marks.values())
+        if self._back is None:
+            self._back = self._back_context()
+        return Face(key, "back", template, self._back, BACK_FIELDS, 1, "Back")
+
+    def _back_context(self) -> "EcologiesBack":
+        """The back drawn from the deck whose back this one prints (an expansion: its base game's, biome
+        colours included, so its cards cannot be told from the base's)."""
+        source = back_source(self.deck)
+        colours = tuple(b.colour for b in source.biomes)
         n = len(colours)
         points = [(math.cos(2 * math.pi * i / n - math.pi / 2), math.sin(2 * math.pi * i / n - math.pi / 2))
                   for i in range(n + 1)]
-        title, _, subtitle = self.deck.manifest.name.partition(":")
-        context = EcologiesBack(title=title.strip(), subtitle=subtitle.strip(), colours=colours,
-                                slices=tuple(Slice(c, *points[i], *points[i + 1]) for i, c in enumerate(colours)))
-        return Face(key, "back", template, context, (), 1, "Back")
+        back = back_of(source.manifest)
+        return EcologiesBack(title=back.title, subtitle=back.subtitle, colours=colours,
+                             slices=tuple(Slice(c, *points[i], *points[i + 1]) for i, c in enumerate(colours)))
 
     def faces(self) -> list[tuple[Face, Face]]:
         """(front, back) of every different card, in deck order."""

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cardtool.deck.printing import back_of
 from cardtool.games.symbiosis.model import SymbiosisCard, SymbiosisDeck
+from cardtool.render.bases import back_source
 from cardtool.render.context import (Face, TextField, art_url, back_template, deck_roots, icon_url, ink_on, mix,
                                      picture_url)
 
 CARD_FIELDS = (TextField("name", 10.0, 6.5), TextField("rule", 7.0, 5.0))
+BACK_FIELDS = (TextField("title", 18.0, 9.0),)
 VARIABLE_HINT = "Side column: your neighbour's pond. Middle: your own pond."
 
 
@@ -73,6 +76,7 @@ class SymbiosisFaces:
         self.plurals = {a.id: a.plural_name for a in deck.animals}
         self.seasons = {s.id: Mark(s.id, s.name, self._icon(f"seasons/{s.id}.svg", "seasons/generic.svg"),
                                    s.colour, s.colour_name, ink_on(s.colour)) for s in deck.seasons}
+        self._back: SymbiosisBack | None = None
 
     def _icon(self, *names: str) -> str:
         return icon_url(*names, deck_root=self.root)
@@ -99,8 +103,12 @@ class SymbiosisFaces:
 
     def back(self, card: SymbiosisCard) -> Face:
         template, key = back_template(self.game, card.kind)
-        context = SymbiosisBack(self.deck.manifest.name, tuple(s.colour for s in self.seasons.values()))
-        return Face(key, "back", template, context, (), 1, "Back")
+        if self._back is None:  # an expansion's is its base game's unless it declares its own
+            source = back_source(self.deck)
+            back = back_of(source.manifest)
+            title = f"{back.title}: {back.subtitle}" if back.subtitle else back.title
+            self._back = SymbiosisBack(title, tuple(s.colour for s in source.seasons))
+        return Face(key, "back", template, self._back, BACK_FIELDS, 1, "Back")
 
     def faces(self) -> list[tuple[Face, Face]]:
         return [(self.front(card), self.back(card)) for card in self.deck.cards]
