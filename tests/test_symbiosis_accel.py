@@ -17,6 +17,7 @@ from cardtool.deck.loader import load_deck
 from cardtool.engine.playout import play
 from cardtool.engine.seeds import derive_seed
 from cardtool.games.symbiosis import PLUGIN, accel
+from cardtool.games.symbiosis.bots import GreedyBot
 from cardtool.games.symbiosis.engine import SymbiosisGame
 from cardtool.games.symbiosis.gains import SeatGains
 from cardtool.games.symbiosis.table import FIXED, CardTable
@@ -62,6 +63,17 @@ def test_kernel_gains_are_the_python_gains(table, mode, players, rivals):
         pure = SeatGains(game, obs.seat, rivals, accelerated=False)
         assert fast.gains(obs.ponds, obs.river) == pure.python_gains(obs.ponds, obs.river)
         assert fast.best(obs.ponds, obs.river) == pure.best(obs.ponds, obs.river)
+
+
+@pytest.mark.parametrize(("mode", "players"), TABLES, ids=[f"{m}-{p}" for m, p in TABLES])
+def test_kernel_choice_is_greedybot_s_with_the_same_random_draws(table, mode, players):
+    for index, (game, obs) in enumerate(_observations(table, mode, players, 40, players + 10)):
+        bot = GreedyBot(game.public(obs.seat))
+        fast, pure = random.Random(index), random.Random(index)
+        chosen = bot.best_swap(obs.seat, obs.ponds, obs.river, fast, SeatGains(bot.game, obs.seat, accelerated=True))
+        assert chosen is bot.best_swap(obs.seat, obs.ponds, obs.river, pure,
+                                       SeatGains(bot.game, obs.seat, accelerated=False))
+        assert fast.random() == pure.random()  # as many numbers drawn
 
 
 def test_kernel_gains_match_on_decks_scoring_up_to_a_thousand_points(table):
@@ -123,3 +135,6 @@ def test_the_kernel_rejects_zones_that_do_not_fit_the_game(table):
         kernel.gains((None,) * 31 + (len(table.cards),), river)  # no such card
     with pytest.raises(TypeError):
         kernel.best((None,) * 31 + ("fish",), river)
+    with pytest.raises(TypeError):
+        kernel.choose((None,) * 32, river, random.Random(1), ())  # not the game's table of swaps
+    assert kernel.choose((0,) * 32, river, random.Random(1), game.swaps) is None  # no face-down card

@@ -4,7 +4,8 @@
  * A Seat kernel holds one seat's static facts (the deck's cards as numbers, where each of the seat's
  * columns looks, which cards count the seat's pond or the River). `gains(ponds, river)` returns the
  * rows SeatGains.gains returns; `best(ponds, river)` returns the (River slot * 8 + pond slot) of every
- * swap with the best gain, River slot first, in the order GreedyBot lists its ties.
+ * swap with the best gain, River slot first, in the order GreedyBot lists its ties; `choose(ponds,
+ * river, rng, swaps)` is GreedyBot.best_swap whole, drawing its random numbers from rng as it does.
  *
  * Every figure is n or n^2 times an expectation, a whole number: the Python side checks, before it
  * builds a kernel, that no figure of the deck can reach 2^62, so int64 arithmetic here is exact.
@@ -24,7 +25,7 @@
 #define FIXED (-1)
 
 /* Bump with any change to what the kernel computes or takes: the Python side refuses another version. */
-#define KERNEL_VERSION 1
+#define KERNEL_VERSION 2
 
 static const int SLOT_COLUMN[POND] = {0, 1, 1, 2, 0, 1, 1, 2};
 
@@ -249,10 +250,7 @@ static int read_zone(const Seat *s, PyObject *zone, Py_ssize_t want, int *out) {
 }
 
 /* The rows of gains, per River slot per pond slot, into rows[river_size * POND]. */
-static int compute(const Seat *s, PyObject *ponds_arg, PyObject *river_arg, int64_t *rows) {
-    int ponds[MAX_PLAYERS * POND], river[MAX_RIVER];
-    if (read_zone(s, ponds_arg, (Py_ssize_t)s->players * POND, ponds)) return -1;
-    if (read_zone(s, river_arg, s->river_size, river)) return -1;
+static void compute(const Seat *s, const int *ponds, const int *river, int64_t *rows) {
     const int F = s->features, R = s->river_size;
     const int *animal = s->animal, *season = s->season, *counted = s->counted;
     const int64_t *points = s->points;
@@ -387,7 +385,29 @@ static int compute(const Seat *s, PyObject *ponds_arg, PyObject *river_arg, int6
             }
         }
     }
+}
+
+/* The zones read and the rows computed; -1 with an exception set on bad input. */
+static int gains_of(const Seat *s, PyObject *ponds_arg, PyObject *river_arg, int *ponds, int *river,
+                    int64_t *rows) {
+    if (read_zone(s, ponds_arg, (Py_ssize_t)s->players * POND, ponds)) return -1;
+    if (read_zone(s, river_arg, s->river_size, river)) return -1;
+    compute(s, ponds, river, rows);
     return 0;
+}
+
+/* Indexes of every best gain, in order, into tied; returns how many. */
+static int best_of(const Seat *s, const int64_t *rows, int *tied) {
+    int total = s->river_size * POND, count = 0;
+    int64_t best = rows[0];
+    for (int i = 0; i < total; i++) {
+        if (rows[i] > best) {
+            best = rows[i];
+            count = 0;
+        }
+        if (rows[i] == best) tied[count++] = i;
+    }
+    return count;
 }
 
 static PyObject *Seat_gains(Seat *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -395,8 +415,9 @@ static PyObject *Seat_gains(Seat *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "gains(ponds, river)");
         return NULL;
     }
+    int ponds[MAX_PLAYERS * POND], river[MAX_RIVER];
     int64_t rows[MAX_RIVER * POND];
-    if (compute(self, args[0], args[1], rows)) return NULL;
+    if (gains_of(self, args[0], args[1], ponds, river, rows)) return NULL;
     PyObject *result = PyList_New(self->river_size);
     if (result == NULL) return NULL;
     for (int r = 0; r < self->river_size; r++) {
@@ -424,17 +445,10 @@ static PyObject *Seat_best(Seat *self, PyObject *const *args, Py_ssize_t nargs) 
         PyErr_SetString(PyExc_TypeError, "best(ponds, river)");
         return NULL;
     }
+    int ponds[MAX_PLAYERS * POND], river[MAX_RIVER], tied[MAX_RIVER * POND];
     int64_t rows[MAX_RIVER * POND];
-    if (compute(self, args[0], args[1], rows)) return NULL;
-    int total = self->river_size * POND, tied[MAX_RIVER * POND], count = 0;
-    int64_t best = rows[0];
-    for (int i = 0; i < total; i++) {
-        if (rows[i] > best) {
-            best = rows[i];
-            count = 0;
-        }
-        if (rows[i] == best) tied[count++] = i;
-    }
+    if (gains_of(self, args[0], args[1], ponds, river, rows)) return NULL;
+    int count = best_of(self, rows, tied);
     PyObject *result = PyTuple_New(count);
     if (result == NULL) return NULL;
     for (int i = 0; i < count; i++) {
@@ -448,7 +462,79 @@ static PyObject *Seat_best(Seat *self, PyObject *const *args, Py_ssize_t nargs) 
     return result;
 }
 
+static PyObject *GETRANDBITS;  /* the interned method name */
+
+/* What random.Random.randrange(n) draws for n > 1 (Random._randbelow_with_getrandbits): getrandbits of
+ * n's bit length until below n. The Python side passes only generators of type random.Random. */
+static long below(PyObject *rng, long n) {
+    int bits = 0;
+    for (long m = n; m; m >>= 1) bits++;
+    PyObject *count = PyLong_FromLong(bits);
+    if (count == NULL) return -1;
+    for (;;) {
+        PyObject *drawn = PyObject_CallMethodOneArg(rng, GETRANDBITS, count);
+        if (drawn == NULL) {
+            Py_DECREF(count);
+            return -1;
+        }
+        long value = PyLong_AsLong(drawn);
+        Py_DECREF(drawn);
+        if (value == -1 && PyErr_Occurred()) {
+            Py_DECREF(count);
+            return -1;
+        }
+        if (value < n) {
+            Py_DECREF(count);
+            return value;
+        }
+    }
+}
+
+/* choose(ponds, river, rng, swaps): GreedyBot.best_swap, drawing from rng as it does: a random best swap
+ * (River slot first), then a random face-down slot to flip when the replaced card is face up. swaps is
+ * the game's table of Swap objects by [River slot][pond slot][flip slot, or 8 for none]. None when the
+ * seat's pond has no face-down card (GreedyBot then weighs the legal actions itself). */
+static PyObject *Seat_choose(Seat *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "choose(ponds, river, rng, swaps)");
+        return NULL;
+    }
+    PyObject *rng = args[2], *swaps = args[3];
+    int ponds[MAX_PLAYERS * POND], river[MAX_RIVER], tied[MAX_RIVER * POND], hidden[POND], down = 0;
+    if (read_zone(self, args[0], (Py_ssize_t)self->players * POND, ponds)) return NULL;
+    if (read_zone(self, args[1], self->river_size, river)) return NULL;
+    const int *mine = ponds + self->seat * POND;
+    for (int slot = 0; slot < POND; slot++)
+        if (mine[slot] < 0) hidden[down++] = slot;
+    if (down == 0) Py_RETURN_NONE;
+    int64_t rows[MAX_RIVER * POND];
+    compute(self, ponds, river, rows);
+    int count = best_of(self, rows, tied);
+    long pick = count > 1 ? below(rng, count) : 0;
+    if (pick < 0) return NULL;
+    int r = tied[pick] / POND, pond = tied[pick] % POND, flip = POND;
+    if (mine[pond] >= 0) {
+        long which = down > 1 ? below(rng, down) : 0;
+        if (which < 0) return NULL;
+        flip = hidden[which];
+    }
+    /* swaps[r][pond][flip], each level checked: the table comes from Python */
+    PyObject *level = swaps;
+    int index[3] = {r, pond, flip};
+    for (int depth = 0; depth < 3; depth++) {
+        if (!PyTuple_Check(level) || PyTuple_GET_SIZE(level) <= index[depth]) {
+            PyErr_SetString(PyExc_TypeError, "swaps must be the game's table of Swap tuples");
+            return NULL;
+        }
+        level = PyTuple_GET_ITEM(level, index[depth]);
+    }
+    Py_INCREF(level);
+    return level;
+}
+
 static PyMethodDef Seat_methods[] = {
+    {"choose", (PyCFunction)(void (*)(void))Seat_choose, METH_FASTCALL,
+     "choose(ponds, river, rng, swaps): GreedyBot's swap, with its random draws; None without a face-down card."},
     {"gains", (PyCFunction)(void (*)(void))Seat_gains, METH_FASTCALL,
      "gains(ponds, river): per River slot, per pond slot, the swap's gain (as SeatGains.gains)."},
     {"best", (PyCFunction)(void (*)(void))Seat_best, METH_FASTCALL,
@@ -473,6 +559,8 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__symbiosis(void) {
+    GETRANDBITS = PyUnicode_InternFromString("getrandbits");
+    if (GETRANDBITS == NULL) return NULL;
     if (PyType_Ready(&SeatType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;

@@ -17,7 +17,7 @@ from cardtool.games.symbiosis.layout import POND
 #: The environment variable that forces the pure-Python engines (every game's kernels obey it).
 PURE_ENV = "CARDTOOL_PURE"
 #: The kernel this code was written for: an installed kernel of another version is not used.
-KERNEL_VERSION = 1
+KERNEL_VERSION = 2
 _LIMIT = 1 << 62  # the largest figure the kernel may meet, by the bound in `fits`
 
 

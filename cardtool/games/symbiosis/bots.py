@@ -54,6 +54,11 @@ class GreedyBot:
 
     def choose(self, observation: Observation, legal: Sequence[Swap], rng: random.Random) -> Swap:
         seat = observation.seat
+        kernel = (self._gains.get(seat) or self.seat_gains(seat)).kernel
+        if kernel is not None and type(rng) is random.Random:
+            # best_swap in C, drawing the same random numbers (accel.py); None: no face-down card
+            action = kernel.choose(observation.ponds, observation.river, rng, self.game.swaps)
+            return action if action is not None else self._choose_among(observation, legal, rng)
         if None not in observation.ponds[seat * POND:(seat + 1) * POND]:
             # never while a game runs (every seat keeps a face-down card to its last turn)
             return self._choose_among(observation, legal, rng)
@@ -63,9 +68,12 @@ class GreedyBot:
                   rng: random.Random, gains: SeatGains | None = None) -> Swap:
         """The choice for a seat that sees these face-up cards (None: face down) and has a face-down card
         (valued by `gains`, by default the seat's: GreedyBot's own)."""
+        gains = gains or self._gains.get(seat) or self.seat_gains(seat)
+        if gains.kernel is not None and type(rng) is random.Random:
+            return gains.kernel.choose(ponds, river, rng, self.game.swaps)  # this method, in C
         # Every (River slot, pond slot) pair is legal while the pond has a face-down card. The gains are
         # SwapValues.deltas() times n², whole numbers: the best and its ties are exact.
-        tied = (gains or self._gains.get(seat) or self.seat_gains(seat)).best(ponds, river)
+        tied = gains.best(ponds, river)
         river, pond = divmod(tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0], POND)
         base = seat * POND
         if ponds[base + pond] is None:

@@ -87,11 +87,12 @@ class SymbiosisGame:
         self.teams = self.rules.teams(players)
         self.river_size = self.rules.river_size
         self.end_turn = TURNS * players
-        # Every action there can be, made once: legal_actions hands out these same objects.
-        self._swaps = _swaps(self.river_size)
+        # Every action there can be, made once: legal_actions hands out these same objects, by
+        # [River slot][pond slot][flip slot, or POND for none].
+        self.swaps = _swaps(self.river_size)
 
     def swap(self, river: int, pond: int, flip: int | None = None) -> Swap:
-        return self._swaps[river][pond][POND if flip is None else flip]
+        return self.swaps[river][pond][POND if flip is None else flip]
 
     def new_initial_state(self) -> "SymbiosisState":
         cards = self.table.physical()
@@ -293,6 +294,8 @@ class SymbiosisState:
         return tuple(self._seen)
 
     def seen_river(self) -> tuple[int | None, ...]:
+        if False not in self.river_up:  # outside Duel, always
+            return tuple(self.river)
         return tuple([card if shown else None for card, shown in zip(self.river, self.river_up)])
 
     def clone(self) -> "SymbiosisState":
