@@ -90,6 +90,11 @@ class SymbiosisGame:
         # Every action there can be, made once: legal_actions hands out these same objects, by
         # [River slot][pond slot][flip slot, or POND for none].
         self.swaps = _swaps(self.river_size)
+        # What is face up at the deal, and the legal swaps by a pond's face-up flags (filled as met).
+        shown = self.river_size - self.rules.river_hidden
+        self._dealt_up = (tuple(slot % POND == START_FACE_UP for slot in range(players * POND)),
+                          tuple(slot < shown for slot in range(self.river_size)))
+        self._legal: dict[tuple[bool, ...], tuple[Swap, ...]] = {}
 
     def swap(self, river: int, pond: int, flip: int | None = None) -> Swap:
         return self.swaps[river][pond][POND if flip is None else flip]
@@ -98,9 +103,7 @@ class SymbiosisGame:
         cards = self.table.physical()
         random.Random(self.seed).shuffle(cards)
         dealt = self.players * POND
-        up = tuple(slot % POND == START_FACE_UP for slot in range(dealt))
-        shown = self.river_size - self.rules.river_hidden
-        river_up = tuple(slot < shown for slot in range(self.river_size))
+        up, river_up = self._dealt_up
         return SymbiosisState(self, cards[:dealt], up, cards[dealt:dealt + self.river_size], river_up,
                               tuple(cards[dealt + self.river_size:]), 0, [])
 
@@ -228,11 +231,16 @@ class SymbiosisState:
         return [slot for slot in range(POND) if not self.up[base + slot]]
 
     def legal_actions(self) -> list[Swap]:
-        seat = self.current_player
-        if seat < 0:
+        game = self.game
+        if self.turn >= game.end_turn or self._halted:
             return []
         # The legal swaps depend only on the River's size and which of the seat's pond cards are face up.
-        return list(_legal_swaps(self.game.river_size, self.up[seat * POND:(seat + 1) * POND]))
+        base = self.turn % game.players * POND
+        up = self.up[base:base + POND]
+        legal = game._legal.get(up)
+        if legal is None:
+            legal = game._legal[up] = _legal_swaps(game.river_size, up)
+        return list(legal)
 
     def apply(self, action: Swap) -> None:
         """Swap as the action says, trusting it is legal (see cardtool.engine.protocol.apply_checked)."""

@@ -8,6 +8,7 @@ score the same way (points times the features counted) and a new counting word n
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from cardtool.errors import UnknownCardError
 from cardtool.games.symbiosis.model import SymbiosisCard, SymbiosisDeck
@@ -60,7 +61,11 @@ class CardTable:
 
     def physical(self) -> list[int]:
         """Card numbers with one entry per physical copy, in deck order."""
-        return [number for number, count in enumerate(self.copies) for _ in range(count)]
+        return list(self._physical)
+
+    @cached_property
+    def _physical(self) -> tuple[int, ...]:
+        return tuple(number for number, count in enumerate(self.copies) for _ in range(count))
 
     def number(self, card_id: str) -> int:
         """The number of a card id, or UnknownCardError with a suggestion."""
