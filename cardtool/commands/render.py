@@ -6,6 +6,7 @@ import argparse
 import time
 from pathlib import Path
 
+from cardtool.commands import render_shop
 from cardtool.commands.common import add_deck_argument, deck_from, file_path
 from cardtool.errors import UnknownCardError, UsageError
 from cardtool.render.output import check_out_file, check_out_folder, write_file
@@ -95,9 +96,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_sheet_options(alignment)
     alignment.add_argument("--out", metavar="FILE", type=file_path,
                            help="the PDF to write (default build/alignment.pdf)")
+    render_shop.add_parsers(targets, _add_selection)  # shop and tts: commands/render_shop.py
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.target in ("shop", "tts"):
+        return getattr(render_shop, f"run_{args.target}")(args, _only)
     return {"cards": run_cards, "images": run_images, "rulebook": run_rulebook,
             "alignment": run_alignment}[args.target](args)
 
