@@ -29,7 +29,7 @@ class Preset:
     pdf_variant: str | None = None  # WeasyPrint's pdf_variant, e.g. pdf/x-1a
     ink_limit: int | None = None  # total area coverage, % (CMYK only)
     rich_black: tuple[int, int, int, int] | None = None  # the shop's rich black recipe, C, M, Y, K %
-    spec_url: str = ""
+    spec_url: str = ""  # the shop; docs/printing.md says which of its figures could be confirmed
 
     @property
     def pixels(self) -> tuple[int, int]:
@@ -44,11 +44,11 @@ EIGHTH = INCH / 8  # 1/8 in = 3.175 mm
 PRESETS: dict[str, Preset] = {p.name: p for p in (
     Preset("thegamecrafter", "The Game Crafter: one PNG per face, 825 x 1125 px with 1/8 in bleed",
            "png-files", POKER, EIGHTH, EIGHTH, 300, "rgb",
-           spec_url="https://www.thegamecrafter.com/make/products/PokerDeck"),
+           spec_url="https://www.thegamecrafter.com/"),
     Preset("drivethrucards", "DriveThruCards: one PDF/X-1a, CMYK at 300 dpi, front and back alternating",
            "pdf", POKER, EIGHTH, EIGHTH, 300, "cmyk", pdf_variant="pdf/x-1a", ink_limit=240,
            rich_black=(60, 40, 40, 100),
-           spec_url="https://www.drivethrucards.com/pub_info.php?guide=cards"),
+           spec_url="https://www.drivethrucards.com/"),
     Preset("generic", "Home or copy shop: one vector PDF, a card a page with 3 mm bleed, RGB, fonts embedded",
            "pdf", POKER, 3.0, 3.0, 300, "rgb"),
 )}
