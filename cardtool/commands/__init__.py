@@ -27,6 +27,10 @@ BEFORE_GAMES = (
                 "print a deck's composition: copies by kind, and by biome and trophic role for Ecologies"),
     CommandSpec("cards", f"{_PACKAGE}.cards",
                 "list a deck's cards: ids, names, kinds, copies and, for Ecologies, biomes, roles, VP and links"),
+    CommandSpec("export", f"{_PACKAGE}.export", "write a deck's cards as a spreadsheet (csv, xlsx or ods), one "
+                "sheet per kind, to edit and import back"),
+    CommandSpec("import", f"{_PACKAGE}.importsheet", "merge edits from a spreadsheet (csv, xlsx or ods from "
+                "cardtool export) back into a deck's YAML files"),
     CommandSpec("diff", f"{_PACKAGE}.diff",
                 "print what changed between two versions of a deck: cards, fields, food-web links, healthy webs"),
 )
