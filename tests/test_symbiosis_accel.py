@@ -112,6 +112,18 @@ def test_thousands_of_seeded_games_are_identical_with_and_without_the_kernel(mon
         assert not differ, f"{mode} {players}p: {len(differ)} of {games} games differ, first seed index {differ[0]}"
 
 
+def test_kernel_shuffle_is_random_shuffle(monkeypatch):
+    monkeypatch.delenv(accel.PURE_ENV, raising=False)
+    for seed in range(300):
+        cards = list(range(seed % 70))
+        fast, pure = random.Random(seed), random.Random(seed)
+        shuffled = cards[:]
+        accel.shuffle(shuffled, fast)
+        cards_pure = cards[:]
+        pure.shuffle(cards_pure)
+        assert shuffled == cards_pure and fast.random() == pure.random()
+
+
 def test_cardtool_pure_turns_the_kernel_off(table, monkeypatch):
     game = SymbiosisGame(table, 4, "standard", seed=1)
     monkeypatch.setenv(accel.PURE_ENV, "1")

@@ -6,6 +6,7 @@
  * rows SeatGains.gains returns; `best(ponds, river)` returns the (River slot * 8 + pond slot) of every
  * swap with the best gain, River slot first, in the order GreedyBot lists its ties; `choose(ponds,
  * river, rng, swaps)` is GreedyBot.best_swap whole, drawing its random numbers from rng as it does.
+ * `shuffle(cards, rng)` is the deal's random.Random.shuffle.
  *
  * Every figure is n or n^2 times an expectation, a whole number: the Python side checks, before it
  * builds a kernel, that no figure of the deck can reach 2^62, so int64 arithmetic here is exact.
@@ -25,7 +26,7 @@
 #define FIXED (-1)
 
 /* Bump with any change to what the kernel computes or takes: the Python side refuses another version. */
-#define KERNEL_VERSION 2
+#define KERNEL_VERSION 3
 
 static const int SLOT_COLUMN[POND] = {0, 1, 1, 2, 0, 1, 1, 2};
 
@@ -532,6 +533,35 @@ static PyObject *Seat_choose(Seat *self, PyObject *const *args, Py_ssize_t nargs
     return level;
 }
 
+/* shuffle(cards, rng): random.Random.shuffle(cards) of a list, drawing the same numbers from rng (the
+ * deal: Fisher-Yates from the end, each position swapped with one below(position + 1)). */
+static PyObject *shuffle(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 2 || !PyList_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "shuffle(list, rng)");
+        return NULL;
+    }
+    PyObject *cards = args[0], *rng = args[1];
+    for (Py_ssize_t i = PyList_GET_SIZE(cards) - 1; i > 0; i--) {
+        long j = below(rng, (long)i + 1);
+        if (j < 0) return NULL;
+        if (i >= PyList_GET_SIZE(cards)) {  /* getrandbits cannot touch the list, but be sure */
+            PyErr_SetString(PyExc_RuntimeError, "the list changed size while shuffled");
+            return NULL;
+        }
+        PyObject *item = PyList_GET_ITEM(cards, i);
+        PyList_SET_ITEM(cards, i, PyList_GET_ITEM(cards, j));
+        PyList_SET_ITEM(cards, j, item);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"shuffle", (PyCFunction)(void (*)(void))shuffle, METH_FASTCALL,
+     "shuffle(cards, rng): random.Random.shuffle(cards), the same numbers drawn from rng."},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyMethodDef Seat_methods[] = {
     {"choose", (PyCFunction)(void (*)(void))Seat_choose, METH_FASTCALL,
      "choose(ponds, river, rng, swaps): GreedyBot's swap, with its random draws; None without a face-down card."},
@@ -555,7 +585,8 @@ static PyTypeObject SeatType = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_symbiosis", "GreedyBot's swap gains for Symbiosis, in C.", -1, NULL, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_symbiosis", "GreedyBot's swap gains for Symbiosis, in C.", -1, module_methods, NULL, NULL,
+    NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__symbiosis(void) {

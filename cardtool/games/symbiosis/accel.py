@@ -1,5 +1,5 @@
-"""The optional compiled kernel for GreedyBot's swap gains: `cardtool_accel._symbiosis` (accel/ in the
-repository, installed by `make venv`).
+"""The optional compiled kernel for GreedyBot's swap gains and the deal's shuffle:
+`cardtool_accel._symbiosis` (accel/ in the repository, installed by `make venv`).
 
 gains.SeatGains is the readable reference; the kernel computes the same whole numbers in C, 64-bit, so
 it is used only for decks whose figures stay far below 2^63 (points, cards and seats bound every figure;
@@ -11,13 +11,14 @@ plays the same games. tests/test_symbiosis_accel.py plays thousands of seeded ga
 from __future__ import annotations
 
 import os
+import random
 
 from cardtool.games.symbiosis.layout import POND
 
 #: The environment variable that forces the pure-Python engines (every game's kernels obey it).
 PURE_ENV = "CARDTOOL_PURE"
 #: The kernel this code was written for: an installed kernel of another version is not used.
-KERNEL_VERSION = 2
+KERNEL_VERSION = 3
 _LIMIT = 1 << 62  # the largest figure the kernel may meet, by the bound in `fits`
 
 
@@ -61,3 +62,11 @@ def seat_kernel(game, gains):
                             gains.coupled, counting)
     except ValueError:  # more features, seats or River slots than the kernel holds
         return None
+
+
+def shuffle(cards: list, rng: random.Random) -> None:
+    """rng.shuffle(cards), in C where the kernel serves: the same order from the same numbers drawn."""
+    if type(rng) is random.Random and wanted():
+        _KERNEL.shuffle(cards, rng)
+    else:
+        rng.shuffle(cards)

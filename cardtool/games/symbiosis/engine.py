@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from cardtool.engine.protocol import Seat
 from cardtool.errors import UsageError
-from cardtool.games.symbiosis import scoring
+from cardtool.games.symbiosis import accel, scoring
 from cardtool.games.symbiosis.layout import MODES, POND, SLOT_NAMES, START_FACE_UP, TURNS, Mode
 from cardtool.games.symbiosis.model import SymbiosisDeck
 from cardtool.games.symbiosis.table import CardTable
@@ -101,7 +101,7 @@ class SymbiosisGame:
 
     def new_initial_state(self) -> "SymbiosisState":
         cards = self.table.physical()
-        random.Random(self.seed).shuffle(cards)
+        accel.shuffle(cards, random.Random(self.seed))
         dealt = self.players * POND
         up, river_up = self._dealt_up
         return SymbiosisState(self, cards[:dealt], up, cards[dealt:dealt + self.river_size], river_up,
@@ -156,7 +156,7 @@ def deal_world(game: "SymbiosisGame", observation: Observation, rng: random.Rand
     """A full state of `game` (a world game, seed 0) showing what the observation shows, every face-down
     card dealt at random from the cards it does not show."""
     cards = unseen(game.table, observation)
-    rng.shuffle(cards)
+    accel.shuffle(cards, rng)
     ponds = list(observation.ponds)
     river = list(observation.river)
     for zone in (ponds, river):
