@@ -229,6 +229,9 @@ class RulebookParts(Protocol):
     def directives(self) -> dict:
         """`cardtool:NAME` blocks the prose may use: name -> handler(args, body, folder, where) -> HTML."""
 
+    #: Optional: `introduction() -> list[(title, HTML Markup)]`, chapters between the component list and
+    #: the prose, e.g. "Reading the cards" (cardtool.render.card_diagram draws a real card with its parts named).
+
 
 @runtime_checkable
 class WritesRulebook(Protocol):

@@ -8,7 +8,10 @@ from cardtool.games.ecologies.model import ROW_OF_ROLE, EcologiesDeck
 from cardtool.games.ecologies.webs import find_witness, organisms_in, table_row, trophic_levels
 from cardtool.render.environment import render
 
-BOX_W, BOX_H, GAP_X, GAP_Y, MARGIN_L, MARGIN_T = 136, 48, 14, 46, 90, 70
+#: A card's box and the gaps, in picture units. At most PER_LINE cards stand side by side in a row (a longer
+#: row wraps onto a second line within its band), so every picture has one width and, printed across a
+#: rulebook's page, its names stay above 7 pt and its role labels above 6 pt (tests/test_rulebook_layout.py).
+BOX_W, BOX_H, GAP_X, GAP_Y, LINE_GAP, MARGIN_L, MARGIN_T, PER_LINE = 112, 42, 6, 24, 8, 52, 54, 6
 ROW_LABELS = ("P", "C1 / SD", "C2", "C3", "C4")
 
 
@@ -44,14 +47,14 @@ class FoodWebPicture:
     colour: str
     width: int
     height: int
-    rows: tuple[tuple[str, float], ...]  # (label, y of the row's middle)
+    rows: tuple[tuple[str, float, float], ...]  # (label, y of the band's middle, y of the line below it)
     boxes: tuple[Box, ...]
     arrows: tuple[Arrow, ...]
     box_w: int = BOX_W
     box_h: int = BOX_H
 
 
-def _wrap(name: str, width: int = 18) -> tuple[str, ...]:
+def _wrap(name: str, width: int = 16) -> tuple[str, ...]:
     words, lines, line = name.split(), [], ""
     for word in words:
         if line and len(line) + 1 + len(word) > width:
@@ -75,22 +78,31 @@ def picture(deck: EcologiesDeck, code: str) -> FoodWebPicture:
     for oid, organism in living.items():
         role = role_of_witness.get(oid) or table_row(organism, levels)
         rows[ROW_OF_ROLE[role]].append(oid)
-    widest = max(len(ids) for ids in rows.values()) or 1
-    width = MARGIN_L + widest * (BOX_W + GAP_X) + 20
-    height = MARGIN_T + len(ROW_LABELS) * (BOX_H + GAP_Y) + 20
+    widest = PER_LINE  # one width for every web, so all print at one type size
+    width = MARGIN_L + widest * (BOX_W + GAP_X) + 10
     place: dict[str, tuple[float, float]] = {}
     boxes = []
-    for row, ids in rows.items():
-        y = MARGIN_T + (len(ROW_LABELS) - 1 - row) * (BOX_H + GAP_Y)
-        offset = MARGIN_L + (widest - len(ids)) * (BOX_W + GAP_X) / 2
-        for i, oid in enumerate(ids):
-            x = offset + i * (BOX_W + GAP_X)
-            place[oid] = (x, y)
-            if oid == biome.id:
-                boxes.append(Box(oid, _wrap(biome.name), "biome", x, y, None, is_biome=True))
-                continue
-            organism = living[oid]
-            boxes.append(Box(oid, _wrap(organism.name), " ".join(organism.roles), x, y, role_of_witness.get(oid)))
+    row_labels = []
+    y = MARGIN_T
+    for row in reversed(range(len(ROW_LABELS))):  # C4 at the top, producers at the bottom
+        ids = rows[row]
+        lines = [ids[i:i + PER_LINE] for i in range(0, len(ids), PER_LINE)] or [[]]
+        band = len(lines) * BOX_H + (len(lines) - 1) * LINE_GAP if ids else BOX_H / 2  # an empty row stays thin
+        row_labels.append((ROW_LABELS[row], y + band / 2, y + band + GAP_Y / 2))
+        for line in lines:
+            offset = MARGIN_L + (widest - len(line)) * (BOX_W + GAP_X) / 2
+            for i, oid in enumerate(line):
+                x = offset + i * (BOX_W + GAP_X)
+                place[oid] = (x, y)
+                if oid == biome.id:
+                    boxes.append(Box(oid, _wrap(biome.name), "biome", x, y, None, is_biome=True))
+                    continue
+                organism = living[oid]
+                boxes.append(Box(oid, _wrap(organism.name), " ".join(organism.roles), x, y,
+                                 role_of_witness.get(oid)))
+            y += (BOX_H if ids else BOX_H / 2) + LINE_GAP
+        y += GAP_Y - LINE_GAP
+    height = y + 14
     fed_by = _witness_links(witness, living)
     arrows = []
     for oid, organism in living.items():
@@ -101,10 +113,9 @@ def picture(deck: EcologiesDeck, code: str) -> FoodWebPicture:
             upward = py > y
             arrows.append(Arrow(px + BOX_W / 2, py if upward else py + BOX_H, x + BOX_W / 2, y + BOX_H if upward else y,
                                 (prey, oid) in fed_by))
-    row_labels = tuple((label, MARGIN_T + (len(ROW_LABELS) - 1 - r) * (BOX_H + GAP_Y) + BOX_H / 2)
-                       for r, label in enumerate(ROW_LABELS))
     title = f"{biome.code} {biome.name}: {len(living)} organisms" + ("" if witness else " (cannot be healthy)")
-    return FoodWebPicture(title, biome.colour, int(width), int(height), row_labels, tuple(boxes), tuple(arrows))
+    return FoodWebPicture(title, biome.colour, int(width), int(height), tuple(row_labels), tuple(boxes),
+                          tuple(arrows))
 
 
 def _witness_links(witness: dict[str, str], living: dict) -> set[tuple[str, str]]:

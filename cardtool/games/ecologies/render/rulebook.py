@@ -13,12 +13,32 @@ from cardtool.games.ecologies.model import HEALTHY_ROLES, ROLES, ROW_OF_ROLE, Ec
 from cardtool.games.ecologies.webs import find_witness, organisms_in, why_unhealthy
 from cardtool.games.ecologies.render.faces import PLACEMENT, ROLE_COLOURS, EcologiesFaces
 from cardtool.games.ecologies.render.effect_text import ROLE_NAMES
+from cardtool.render.card_diagram import Figure, Part, diagram
 from cardtool.render.environment import render
 from cardtool.render.rulebook_parts import Components, count_line
 
 KIND_NAMES = {"organism": ("organism", "organisms"), "biome": ("biome", "biomes"),
               "factor": ("factor card", "factor cards")}
 KIND_ORDER = ("organism", "biome", "factor")
+#: The parts of each kind of card the rulebook names around a real card (classes of templates/ecologies/*).
+CARD_PARTS = {
+    "organism": (Part("roles", "Trophic roles", "the roles it can take in a food web; it acts in one at a time"),
+                 Part("vp", "Victory points", "what it scores while it is in one of your food webs"),
+                 Part("name-panel", "Name", "common and scientific name"),
+                 Part("art", "Picture"),
+                 Part("text-panel", "Eats and Eaten by", "the organisms it can feed on, and those that feed on it"),
+                 Part("codes", "Biomes", "the colours and codes of the biomes it can live in")),
+    "biome": (Part("title", "Name and code", "organisms showing this code can live here"),
+              Part("glyph", "Biome symbol"),
+              Part("bonus-panel", "Healthy ecology bonus", "in force while the ecology is healthy"),
+              Part("needs", "Roles it needs", "a card acting as each of them makes the ecology healthy"),
+              Part("kind-label", "Card kind")),
+    "factor": (Part("band", "Biotic or abiotic", "from the living or the non-living world"),
+               Part("title", "Name"),
+               Part("place", "Where it goes", "on a food web, in front of you, or discarded once played"),
+               Part("effect-panel", "Effect", "what happens when you play it"),
+               Part("kind-label", "Card kind")),
+}
 ROW_NAMES = ("bottom row, beside the biome card", "second row", "third row", "fourth row", "fifth row and above")
 #: What each role is, as the rules describe it (the rows come from ROW_OF_ROLE).
 ROLE_DUTIES = {
@@ -99,8 +119,10 @@ class EcologiesRulebook:
         deck = self.deck
         biomes = len(deck.biome_codes)
         factors = Counter(f.factor for f in deck.factors for _ in range(f.count))
-        notes = (f"{len(deck.organisms)} different organisms, of which "
-                 f"{sum(1 for o in deck.organisms if len(o.biomes) > 1)} live in two biomes",
+        both = sum(1 for o in deck.organisms if len(o.biomes) > 1)
+        notes = (f"{len(deck.organisms)} different organisms"
+                 + {0: ", each living in one biome", 1: ", one of which lives in two biomes"}.get(
+                     both, f", {both} of which live in two biomes"),
                  f"{biomes} biomes, {by_kind['biome'] // max(biomes, 1)} cards of each" if biomes else "no biomes",
                  ", ".join(f"{n} {kind}" for kind, n in sorted(factors.items())) + " factor cards"
                  if factors else "no factor cards")
@@ -108,6 +130,30 @@ class EcologiesRulebook:
 
     def directives(self) -> dict:
         return {}
+
+    def introduction(self) -> list[tuple[str, Markup]]:
+        """'Reading the cards': one real card of each kind with its parts named."""
+        figures = []
+        for kind, card in self.examples():
+            article = "An" if kind[0] in "aeiou" else "A"
+            figures.append(Figure(diagram(self.deck, card.id, CARD_PARTS[kind]),
+                                  f"{article} {KIND_NAMES[kind][0]}: {card.name}, at its printed size."))
+        if not figures:
+            return []
+        return [("Reading the cards", Markup(render("rulebook/anatomy.html.j2", diagrams=tuple(figures))))]
+
+    def examples(self) -> list[tuple[str, object]]:
+        """A card of each kind to show: for organisms, one that lives in two biomes with several roles."""
+        deck = self.deck
+        shown = []
+        if deck.organisms:
+            shown.append(("organism", max(deck.organisms, key=lambda o: (len(o.biomes), min(len(o.roles), 2), bool(o.eaten_by),
+                                                                         -len(o.eats) - len(o.eaten_by)))))
+        if deck.biomes:
+            shown.append(("biome", deck.biomes[0]))
+        if deck.factors:
+            shown.append(("factor", deck.factors[0]))
+        return shown
 
     # -- reference chapters ------------------------------------------------------------------------
     def reference(self) -> list[tuple[str, Markup]]:

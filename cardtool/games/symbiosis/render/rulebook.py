@@ -17,11 +17,19 @@ from cardtool.games.symbiosis.layout import LEFT, MIDDLE, MODES, POND, RIVER, RO
 from cardtool.games.symbiosis.model import SymbiosisDeck
 from cardtool.games.symbiosis.position import load_position
 from cardtool.games.symbiosis.table import FIXED, CardTable
+from cardtool.render.card_diagram import Figure, Part, diagram
 from cardtool.render.context import deck_roots
 from cardtool.render.environment import render
 from cardtool.render.rulebook_parts import Components, count_line
 from cardtool.games.symbiosis.render.faces import SymbiosisFaces
 
+#: The parts of a card the rulebook names around a real card (classes of templates/symbiosis/card.html.j2).
+CARD_PARTS = (Part("season", "Season", "its colour fills the card's background"),
+              Part("name-panel", "Name"),
+              Part("stage", "Animal", "the Animal in the foreground"),
+              Part("points", "Points", "fixed, or so many for each Animal or Season counted"),
+              Part("rule-text", "How it scores"),
+              Part("hint", "Which pond it counts", "depends on the column the card lies in"))
 COLUMN_TITLES = {LEFT: "Left column", MIDDLE: "Middle columns", "right": "Right column"}
 
 
@@ -146,6 +154,15 @@ class SymbiosisRulebook:
 
     def directives(self) -> dict:
         return {"score": self.score_example, "table": self.table_of_modes}
+
+    def introduction(self) -> list[tuple[str, Markup]]:
+        """'Reading the cards': a card that counts something, with its parts named."""
+        cards = self.deck.cards
+        if not cards:
+            return []
+        card = next((c for c in cards if c.scoring.rule != "fixed"), cards[0])
+        figure = Figure(diagram(self.deck, card.id, CARD_PARTS), f"A card: {card.name}, at its printed size.")
+        return [("Reading the cards", Markup(render("rulebook/anatomy.html.j2", diagrams=(figure,))))]
 
     def table_of_modes(self, args: list[str], body: str, folder: Path, where: str) -> Markup:
         """```cardtool:table [MODE ...]```: each mode's seats, River and side columns, as the engine plays."""
