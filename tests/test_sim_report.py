@@ -90,6 +90,7 @@ def test_cards_csv_and_summary(analysis):
     assert summary["capped"]["wins"] == 8 and summary["never_played"] == ["dodo"]
     assert summary["end_reasons"]["round-cap"]["games"] == 8 and summary["end_reasons"]["target"]["games"] == 392
     assert summary["biomes"]["URB"]["healthy"]["rate"] == 0
+    assert set(summary["biomes"]["URB"]["healthy"]) == {"healthy_games", "of", "rate", "ci95"}  # not "wins"
     assert summary["config"]["deck_hash"] == "ab" * 32
 
 

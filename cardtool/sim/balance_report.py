@@ -223,7 +223,7 @@ def summary_json(analysis: Analysis, config: Mapping, run: Mapping) -> dict:
                    "min": _j(a.length.minimum), "max": _j(a.length.maximum)},
         "winning_score": {"median": _j(a.winning_scores.median), "p95": _j(a.winning_scores.p95)},
         "curve": [[_j(x) for x in row] for row in a.curve],
-        "biomes": {b.code: {"healthy": rate_json(b.healthy), "median_turn": _j(b.turns.median),
+        "biomes": {b.code: {"healthy": rate_json(b.healthy, "healthy_games"), "median_turn": _j(b.turns.median),
                             "p95_turn": _j(b.turns.p95)} for b in a.biomes},
         "breakdowns": {b.title: {"every_seat": {c: _j(v) for c, v in b.everyone.items()},
                                  "winners": {c: _j(v) for c, v in b.winners.items()}} for b in a.breakdowns},

@@ -58,9 +58,10 @@ def json_number(x: float):
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(x, 6)
 
 
-def rate_json(rate: Rate) -> dict:
+def rate_json(rate: Rate, counted: str = "wins") -> dict:
+    """A rate as JSON: how many (under the key `counted`, e.g. "wins" or "healthy_games") of how many."""
     j = json_number
-    return {"wins": rate.k, "of": rate.n, "rate": j(rate.value), "ci95": [j(rate.low), j(rate.high)]}
+    return {counted: rate.k, "of": rate.n, "rate": j(rate.value), "ci95": [j(rate.low), j(rate.high)]}
 
 
 def diff_json(diff: Difference) -> dict:

@@ -34,12 +34,22 @@ def diff_sections(old: EcologiesDeck, new: EcologiesDeck) -> list[DiffSection]:
          "links_lost": [{"prey": p, "predator": q} for p, q in lost]})
     webs = DiffSection(
         "Biomes whose healthy web changed",
-        tuple(f"- {code}: {_witness(before)} → {_witness(after)}" for code, before, after in witnesses),
-        {"witnesses": [{"biome": code, "old": before, "new": after} for code, before, after in witnesses]})
+        tuple(f"- {code}: {_witness(before, code in old.biome_codes, 'old')} → "
+              f"{_witness(after, code in new.biome_codes, 'new')}" for code, before, after in witnesses),
+        {"witnesses": [{"biome": code, "old": before, "new": after,
+                        "status": _status(code in old.biome_codes, code in new.biome_codes)}
+                       for code, before, after in witnesses]})
     return [links, webs]
 
 
-def _witness(witness: dict | None) -> str:
+def _status(in_old: bool, in_new: bool) -> str:
+    """added (a new biome), removed, or changed."""
+    return "added" if not in_old else "removed" if not in_new else "changed"
+
+
+def _witness(witness: dict | None, present: bool, side: str) -> str:
+    if not present:  # a biome the deck did not (or no longer does) have: no web to speak of
+        return "(new biome)" if side == "old" else "(biome removed)"
     if witness is None:
         return "cannot be healthy"
     return ", ".join(f"{role} {oid}" for role, oid in witness.items())
