@@ -15,6 +15,9 @@ To measure whether the validation stages themselves scale, the child process mea
 that one constant for itself (see `_measure`); nothing the command line or a deck can set lifts it.
 
 Targets: 10,000 organisms under 10 s and under 1 GB peak memory; time(10,000) / time(1,000) at most 12.
+The ratio is taken from CPU time, round by round (each round validates every size once, back to back,
+so both sides of a ratio share the machine's load), and the median over the rounds is printed beside
+its target: wall time on a shared machine measures the other processes too.
 """
 
 from __future__ import annotations
@@ -117,7 +120,7 @@ def measure(deck: Path, lift: bool) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,1892,10000", help="numbers of synthetic organisms to add")
-    parser.add_argument("--runs", type=int, default=3, help="runs per size (the median is reported)")
+    parser.add_argument("--runs", type=int, default=5, help="rounds, each validating every size once (medians are reported)")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--lift", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -131,27 +134,35 @@ def main() -> None:
     base_size = load_deck(BASE).size
     figures: dict[int, dict] = {}
     with tempfile.TemporaryDirectory() as folder:
+        decks = {count: make_deck(Path(folder), count) for count in sizes}
+        lifts = {count: base_size + count > MAX_DECK_CARDS for count in sizes}
+        rounds = []  # each round measures every size once, back to back, so a ratio's two sides share the load
+        for _ in range(args.runs):
+            rounds.append({count: measure(decks[count], lifts[count]) for count in sizes})
         for count in sizes:
-            deck = make_deck(Path(folder), count)
-            lift = base_size + count > MAX_DECK_CARDS
-            runs = [measure(deck, lift) for _ in range(args.runs)]
+            runs = [r[count] for r in rounds]
             if runs[0]["errors"]:
                 raise SystemExit(f"the {count:,}-organism deck has errors: {runs[0]['errors']}")
             seconds = statistics.median(r["seconds"] for r in runs)
             cpu = statistics.median(r["cpu"] for r in runs)
             peak = max(r["peak_kib"] for r in runs) / 1024
-            figures[count] = {"seconds": seconds, "peak": peak}
-            print(f"{count:>6,} organisms ({runs[0]['cards']:,} cards{', deck-size bound lifted' if lift else ''}): "
+            figures[count] = {"seconds": seconds, "cpu": cpu, "peak": peak}
+            print(f"{count:>6,} organisms ({runs[0]['cards']:,} cards{', deck-size bound lifted' if lifts[count] else ''}): "
                   f"validate {seconds:.2f} s (median of {len(runs)}: "
                   f"{', '.join(format(r['seconds'], '.2f') for r in runs)}; CPU {cpu:.2f} s), peak memory {peak:,.0f} MB "
                   f"({runs[0]['start_kib'] / 1024:,.0f} MB of it before: Python, the imports, the base deck), {runs[0]['warnings']} warning(s)")
     if 10_000 in figures:
         big = figures[10_000]
-        print(f"10,000 organisms: {big['seconds']:.2f} s (target < 10 s: {_met(big['seconds'] < 10)}), "
+        print(f"10,000 organisms: {big['seconds']:.2f} s wall (target < 10 s: {_met(big['seconds'] < 10)}), "
+              f"{big['cpu']:.2f} s CPU ({_met(big['cpu'] < 10)} by CPU time, what a quiet core takes), "
               f"peak {big['peak']:,.0f} MB (target < 1 GB: {_met(big['peak'] < 1024)})")
         if 1_000 in figures:
-            ratio = big["seconds"] / figures[1_000]["seconds"]
-            print(f"time 10,000 / 1,000 organisms: {ratio:.1f} (target <= 12: {_met(ratio <= 12)}; "
+            # The ratio from CPU time, round by round (wall time on a shared machine measures its load too).
+            ratios = [r[10_000]["cpu"] / r[1_000]["cpu"] for r in rounds]
+            ratio = statistics.median(ratios)
+            print(f"time 10,000 / 1,000 organisms: median {ratio:.1f} of CPU time over {len(ratios)} rounds "
+                  f"(target <= 12: {_met(ratio <= 12)}; rounds {', '.join(format(x, '.1f') for x in ratios)}; "
+                  f"of the wall-time medians {big['seconds'] / figures[1_000]['seconds']:.1f}; "
                   f"the decks hold {10_000 + base_size:,} and {1_000 + base_size:,} cards, "
                   f"{(10_000 + base_size) / (1_000 + base_size):.1f} times as many)")
         print("10,000 organisms is more than a deck may hold (2,000 cards): measured with the bound lifted in the "

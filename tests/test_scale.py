@@ -182,3 +182,33 @@ def test_compiled_schema_check_passes_the_shipped_decks():
                 assert _surely_valid(load_yaml(card_file, Report()).data, game_schema), card_file
                 checked += 1
     assert checked > 5
+
+
+def test_loading_pauses_the_collector_and_gives_it_back_as_it_was(monkeypatch):
+    """load pauses cyclic garbage collection (its rescans grew faster than the deck) and restores it as
+    the caller had it, on or off, and after an error too."""
+    import gc
+
+    from cardtool.deck import loader
+
+    deck = ROOT / "decks" / "ecologies-bizarre-biomes"
+    during = []
+    plain = loader._load
+
+    def watched(*args, **kwargs):
+        during.append(gc.isenabled())
+        return plain(*args, **kwargs)
+
+    monkeypatch.setattr(loader, "_load", watched)
+    assert gc.isenabled()
+    assert loader.load(deck, deep=False).report.ok
+    assert during == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        loader.load(deck, deep=False)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(TypeError):
+        loader.load(None)  # not a path: fails inside the pause
+    assert gc.isenabled()
