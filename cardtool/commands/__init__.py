@@ -44,6 +44,8 @@ AFTER_GAMES = (
                 "simulate two decks under the same seeds and report which differences between them are significant"),
     CommandSpec("ladder", f"{_PACKAGE}.ladder",
                 "play every pair of bots against each other and rate them, with 95% intervals"),
+    CommandSpec("balance", f"{_PACKAGE}.balance", "search card values by simulation until the deck meets its "
+                "balance targets, then check them on fresh seeds"),
     CommandSpec("render", f"{_PACKAGE}.render", "print a deck: card sheets (PDF), card images (PNG), the rulebook "
                 "(PDF), a duplex alignment test"),
     CommandSpec("serve", f"{_PACKAGE}.serve", "show a deck's cards, validation issues, food webs and last "

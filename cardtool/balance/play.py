@@ -1,0 +1,93 @@
+"""Playing one candidate: its deck, its games in looks under the search's seeds (the same games for every
+candidate: common random numbers), its findings after each look, and stopping a hopeless one early."""
+
+from __future__ import annotations
+
+import math
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardtool.balance.params import Parameter, overrides, write_deck
+from cardtool.balance.targets import Finding, hopeful, measure, penalty
+from cardtool.balance.tuning import Tuning, search_seeds
+from cardtool.deck.loader import load
+from cardtool.deck.source import DeckSource
+from cardtool.errors import DeckError
+
+
+@dataclass
+class Played:
+    """A candidate after its last look: the games it played and what they showed."""
+
+    values: dict
+    games: int
+    penalty: float
+    findings: list[Finding] = field(default_factory=list)
+    stopped: str = ""  # why it stopped before its last look ("" when it played every look)
+    error: str = ""  # the candidate deck did not validate (a value its card schema refuses)
+
+
+def increments(looks: tuple[int, ...], players: int) -> list[int]:
+    """New games at each look, each a whole number of seat rotations."""
+    rounded = [players * math.ceil(n / players) for n in looks]
+    return [b - a for a, b in zip([0] + rounded, rounded)]
+
+
+class Player:
+    """Plays candidates of one deck under one tuning, each in a work folder inside the output folder."""
+
+    def __init__(self, tuning: Tuning, deck_path: Path, source: DeckSource, params: list[Parameter], work: Path,
+                 jobs: int | None = None, scheduler: str | None = None):
+        self.tuning, self.deck_path, self.source, self.params = tuning, Path(deck_path), source, params
+        self.work, self.jobs, self.scheduler = work, jobs, scheduler
+        self.kinds = {card_id: entry.kind for card_id, entry in source.cards.items()}
+
+    def deck(self, values: dict, folder: Path, label: str):
+        """The candidate's deck, written in folder and loaded as any deck is (DeckError if invalid)."""
+        if folder.exists():
+            shutil.rmtree(folder)
+        write_deck(folder, self.deck_path, self.source, overrides(self.params, values, self.source), label)
+        result = load(folder)
+        if result.deck is None or not result.report.ok:
+            raise DeckError(f"the values {values} make an invalid deck", result.report)
+        return result.deck
+
+    def play(self, values: dict, best: float = math.inf, look: Callable[[int, float], bool] | None = None) -> Played:
+        """Play the candidate look by look; stop when even its hopeful penalty is worse than `best`, or
+        when look(games, penalty) says so (the optimiser's pruner)."""
+        from cardtool.sim.analysis import Spec, analyse
+        from cardtool.sim.config import prepare, simulated_game
+        from cardtool.sim.runner import run
+
+        try:
+            deck = self.deck(values, self.work / "candidate", "a candidate")
+        except DeckError as error:
+            issues = "; ".join(issue.format() for issue in error.report.errors[:3]) if error.report else ""
+            return Played(values, 0, math.inf, error=issues or str(error))
+        plan = self.tuning.plan
+        plugin = simulated_game(deck)
+        spec = Spec.of(plugin, deck)
+        records: list = []
+        setup = None
+        played = Played(values, 0, math.inf)
+        seeds = search_seeds(plan.seed, len(plan.looks))
+        for k, seed in enumerate(seeds):
+            players = setup.players if setup else prepare(deck, games=1, players=plan.players, mode=plan.mode,
+                                                          bots=plan.bots, seed=seed).players
+            games = increments(plan.looks, players)[k]
+            setup = prepare(deck, games=games, players=plan.players, mode=plan.mode, bots=plan.bots, seed=seed,
+                            max_turns=plan.max_turns)
+            records += run(setup, jobs=self.jobs, scheduler=self.scheduler).records
+            findings = measure(analyse(records, spec), self.tuning.targets, self.kinds)
+            played = Played(values, len(records), penalty(findings), findings)
+            if k == len(seeds) - 1:
+                break
+            if hopeful(findings) > best:
+                played.stopped = f"hopeless after {len(records)} games"
+                break
+            if look is not None and look(len(records), played.penalty):
+                played.stopped = f"pruned after {len(records)} games"
+                break
+        return played

@@ -1,0 +1,77 @@
+"""What `cardtool balance` writes: balance.json (every figure), report.md (the before/after tables) and
+the terminal summary."""
+
+from __future__ import annotations
+
+import json
+
+from cardtool.balance.check import Checked, verdict
+from cardtool.balance.search import Outcome
+
+_SIGN = {"seat_fairness": True, "card_impact": True}
+
+
+def _figure(f) -> str:
+    sign = "+" if _SIGN.get(f.target) else ""
+    if f.low == f.high:
+        return f"{f.value:{sign}.1f}"
+    return f"{f.value:{sign}.1f} [{f.low:{sign}.1f}, {f.high:{sign}.1f}]"
+
+
+def changes(outcome: Outcome, params) -> list[dict]:
+    return [{"card": p.card, "field": p.field, "was": p.current, "now": outcome.best.values[p.name]}
+            for p in params if outcome.best.values[p.name] != p.current]
+
+
+def balance_json(deck_id: str, tuning, outcome: Outcome, params, checks: list[Checked]) -> str:
+    return json.dumps({
+        "deck": deck_id, "tuning": str(tuning.file),
+        "search": {"candidates": outcome.trials, "games": outcome.games, "resumed_from": outcome.resumed,
+                   "penalty_before": outcome.baseline.penalty, "penalty_after": outcome.best.penalty,
+                   "seeds": {"first": tuning.plan.seed, "looks": list(tuning.plan.looks)}, "bots": tuning.plan.bots},
+        "changes": changes(outcome, params),
+        "check": [{"lineup": c.lineup, "games": c.games, "seed": tuning.plan.check_seed,
+                   "before": [f.to_json() for f in c.before], "after": [f.to_json() for f in c.after]}
+                  for c in checks],
+        "verdict": verdict(checks) if checks else "not checked",
+    }, indent=2, default=str)
+
+
+def report_md(deck_name: str, tuning, outcome: Outcome, params, checks: list[Checked]) -> str:
+    lines = [f"# Balance of {deck_name}: before and after", "",
+             f"Tuning file `{tuning.file}`. The search played {outcome.trials} candidates ({outcome.games} games, "
+             f"bots {tuning.plan.bots}, seeds from {tuning.plan.seed}); its penalty (the sum of squares of how far "
+             f"each estimate lies outside its target) went from {outcome.baseline.penalty:.1f} to "
+             f"{outcome.best.penalty:.1f}.", "", "## What changed", ""]
+    moved = changes(outcome, params)
+    if moved:
+        lines += ["| Card | Field | Was | Now |", "|---|---|---|---|"]
+        lines += [f"| {c['card']} | {c['field']} | {c['was']} | {c['now']} |" for c in moved]
+    else:
+        lines.append("Nothing: no candidate did better than the deck as it is.")
+    lines += ["", "## Targets on fresh seeds", "",
+              f"Each line-up played its games of each deck on seed {tuning.plan.check_seed}, "
+              "which the search never played. Figures are percentage points (turns for length) with their 95% "
+              "intervals; *met* means the whole interval is inside the target, *likely met* the estimate only.", ""]
+    for c in checks:
+        lines += [f"### Line-up {c.lineup} ({c.games} games of each deck)", "", f"Verdict: {verdict([c])}.", "",
+                  "| Target | Subject | Goal | Before | | After | |", "|---|---|---|---|---|---|---|"]
+        earlier = {(f.target, f.subject): f for f in c.before}
+        for after in c.after:
+            before = earlier.get((after.target, after.subject))
+            was = f"{_figure(before)} | {before.status}" if before else "- | -"
+            lines.append(f"| {after.target} | {after.subject} | {after.goal} | {was} | {_figure(after)} | {after.status} |")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def terminal(outcome: Outcome, params, checks: list[Checked]) -> list[str]:
+    lines = [f"search: {outcome.trials} candidates, {outcome.games} games; penalty {outcome.baseline.penalty:.1f} "
+             f"-> {outcome.best.penalty:.1f}"]
+    lines += [f"  {c['card']}.{c['field']}: {c['was']} -> {c['now']}" for c in changes(outcome, params)] or [
+        "  no change did better than the deck as it is"]
+    for c in checks:
+        lines.append(f"check, line-up {c.lineup} ({c.games} fresh games): {verdict([c])}")
+        for f in c.failing()[:8]:
+            lines.append(f"  still off: {f.target} {f.subject} {_figure(f)} ({f.goal}, {f.status})")
+    return lines

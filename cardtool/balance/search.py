@@ -1,0 +1,174 @@
+"""The search over card values: Optuna's TPE sampler proposes values, each candidate plays the same games
+(common random numbers) look by look, and hopeless candidates stop early (their penalty at the most
+hopeful end of every interval is already worse than the best candidate's, or Optuna's median pruner says
+so). The study lives in a journal file in the output folder, so an interrupted search resumes where it
+stopped when the same command runs again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardtool.balance.play import Played, Player
+from cardtool.errors import UsageError
+
+JOURNAL = "search.journal"
+REPEATS = 50  # proposals in a row of values already played before the search counts as exhausted
+
+
+@dataclass(frozen=True)
+class Budget:
+    games: int | None = None
+    seconds: float | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> "Budget":
+        """`20000` (games) or `90s`, `15m`, `2h` (time)."""
+        text = text.strip().lower()
+        units = {"s": 1, "m": 60, "h": 3600}
+        try:
+            if text and text[-1] in units:
+                seconds = float(text[:-1]) * units[text[-1]]
+                if seconds > 0:
+                    return cls(seconds=seconds)
+            elif int(text) > 0:
+                return cls(games=int(text))
+        except ValueError:
+            pass
+        raise UsageError(f"--budget '{text}': give games (e.g. 20000) or a time (e.g. 90s, 15m, 2h)")
+
+    def left(self, games: int, started: float) -> bool:
+        if self.games is not None:
+            return games < self.games
+        return time.monotonic() - started < self.seconds
+
+
+@dataclass
+class Outcome:
+    baseline: Played
+    best: Played
+    trials: int
+    games: int
+    resumed: int  # candidates an earlier run had already played
+
+
+def study_name(tuning_text: str, deck_hash: str) -> str:
+    return "balance-" + hashlib.sha256((tuning_text + "\0" + deck_hash).encode()).hexdigest()[:16]
+
+
+def search(player: Player, out: Path, budget: Budget, name: str, say: Callable[[str], None]) -> Outcome:
+    import optuna
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+    from optuna.trial import TrialState
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    params = player.params
+    storage = JournalStorage(JournalFileBackend(str(out / JOURNAL)))
+    study = optuna.create_study(
+        study_name=name, storage=storage, direction="minimize", load_if_exists=True,
+        sampler=optuna.samplers.TPESampler(seed=player.tuning.plan.seed, n_startup_trials=8),
+        pruner=optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=0))
+    for trial in study.get_trials(states=(TrialState.RUNNING,)):  # a run stopped in the middle of it
+        study.tell(trial.number, state=TrialState.FAIL)
+    done = [t for t in study.trials if t.state in (TrialState.COMPLETE, TrialState.PRUNED)]
+    spent = sum(t.user_attrs.get("games", 0) for t in study.trials)
+    baseline = _played(study.user_attrs.get("baseline"))
+    if baseline is None:
+        current = {p.name: p.current for p in params}
+        say(f"the deck as it is: playing {player.tuning.plan.looks[-1]} games")
+        baseline = player.play(current)
+        spent += baseline.games
+        study.set_user_attr("baseline", _saved(baseline))
+        starting = {p.name: p.values.index(p.current) for p in params if p.current in p.values}
+        if len(starting) == len(params):
+            study.enqueue_trial(starting)  # TPE learns from the deck's own values first
+    else:
+        say(f"resuming the search in {out / JOURNAL}: {len(done)} candidates already played")
+    say(f"the deck as it is: penalty {baseline.penalty:.1f} ({_worst(baseline)})")
+    best = _best(study, baseline)
+    seen = {json.dumps(p.values, sort_keys=True): p for t in study.trials
+            if (p := _played(t.user_attrs.get("played"))) is not None and not p.error}
+    repeats = 0
+    started = time.monotonic()
+    while budget.left(spent, started):
+        trial = study.ask()
+        values = {p.name: p.values[trial.suggest_int(p.name, 0, len(p.values) - 1)] for p in params}
+
+        def look(games: int, value: float) -> bool:
+            trial.report(value, games)
+            return trial.should_prune()
+
+        key = json.dumps(values, sort_keys=True)
+        if key in seen:  # the sampler proposed values already played: their games would be the same
+            study.tell(trial, seen[key].penalty if not seen[key].stopped else None,
+                       state=TrialState.PRUNED if seen[key].stopped else TrialState.COMPLETE)
+            repeats += 1
+            if repeats > REPEATS:
+                say(f"stopping: the sampler keeps proposing values already played ({len(seen)} different sets)")
+                break
+            continue
+        played = player.play(values, best.penalty, look)
+        seen[key], repeats = played, 0
+        spent += played.games
+        trial.set_user_attr("games", played.games)
+        trial.set_user_attr("played", _saved(played))
+        if played.error:
+            study.tell(trial, state=TrialState.FAIL)
+            say(f"candidate {trial.number + 1}: not a valid deck ({played.error})")
+            continue
+        if played.stopped:
+            study.tell(trial, state=TrialState.PRUNED)
+        else:
+            study.tell(trial, played.penalty)
+            if played.penalty < best.penalty:
+                best = played
+        say(f"candidate {trial.number + 1}: penalty {played.penalty:.1f} after {played.games} games"
+            + (f" ({played.stopped})" if played.stopped else "")
+            + f"; best so far {best.penalty:.1f} ({_changed(best, params)}); {spent} games played")
+    finished = [t for t in study.trials if t.state in (TrialState.COMPLETE, TrialState.PRUNED)]
+    return Outcome(baseline, best, len(finished), spent, len(done))
+
+
+def _best(study, baseline: Played) -> Played:
+    from optuna.trial import TrialState
+
+    best = baseline
+    for trial in study.get_trials(states=(TrialState.COMPLETE,)):
+        played = _played(trial.user_attrs.get("played"))
+        if played is not None and played.penalty < best.penalty:
+            best = played
+    return best
+
+
+def _saved(played: Played) -> dict:
+    return {"values": played.values, "games": played.games,
+            "penalty": played.penalty if math.isfinite(played.penalty) else None,
+            "findings": [f.to_json() for f in played.findings], "stopped": played.stopped, "error": played.error}
+
+
+def _played(data: dict | None) -> Played | None:
+    from cardtool.balance.targets import Finding
+
+    if not data:
+        return None
+    penalty = data["penalty"] if data["penalty"] is not None else math.inf
+    return Played(dict(data["values"]), data["games"], penalty, [Finding(**f) for f in data["findings"]],
+                  data["stopped"], data["error"])
+
+
+def _worst(played: Played) -> str:
+    worst = sorted((f for f in played.findings if f.excess > 0), key=lambda f: -f.excess)[:3]
+    return "; ".join(f"{f.target} {f.subject} {f.value:+.1f} ({f.goal})" for f in worst) or "every target met"
+
+
+def _changed(played: Played, params) -> str:
+    moved = [f"{p.name} {json.dumps(p.current)}->{json.dumps(played.values[p.name])}" for p in params
+             if played.values.get(p.name) != p.current]
+    return ", ".join(moved) or "no change"

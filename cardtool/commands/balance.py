@@ -1,0 +1,121 @@
+"""`cardtool balance`: search card values by simulation until the deck meets its balance targets."""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+
+from cardtool.commands.common import add_deck_argument
+from cardtool.errors import DeckError, UsageError
+from cardtool.issues import Report
+
+NAME = "balance"
+HELP = "search card values by simulation until the deck meets its balance targets, then check them on fresh seeds"
+EXAMPLES = """\
+examples:
+  cardtool balance decks/symbiosis --tune decks/symbiosis/tuning.yaml
+  cardtool balance decks/symbiosis --tune decks/symbiosis/tuning.yaml --budget 15m --out /tmp/tuned
+  cardtool balance decks/symbiosis --tune my-tuning.yaml --budget 40000      # games, all candidates together
+
+  cardtool balance decks/symbiosis --tune decks/symbiosis/tuning.yaml --deck-out decks/symbiosis-tuned
+
+The search resumes when run again with the same deck, tuning file and --out (Ctrl-C stops it; the
+candidates played are kept). Outputs in --out (default build/<deck-id>/balance/): overrides.yaml (the
+chosen values as an expansion's overrides), report.md and balance.json (every target before and after,
+on fresh seeds, under each line-up of the tuning file). --deck-out DIR also writes a deck there that
+applies the values to the original: play, simulate, build or `cardtool diff` it.
+"""
+WORK = ".cardtool-balance"  # the search's journal, kept between runs (a hidden folder of --out)
+MADE_BY = "# Made by `cardtool balance`"  # the first line of a deck --deck-out wrote, which a new run may replace
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_deck_argument(parser)
+    parser.add_argument("--tune", required=True, type=Path, metavar="TUNING.yaml",
+                        help="what may change and the targets (schemas/tuning.schema.json, docs/balance.md)")
+    parser.add_argument("--budget", default="20000", metavar="GAMES|TIME",
+                        help="games for the whole search (default 20000), or a time such as 90s, 15m, 2h")
+    parser.add_argument("--out", type=Path, metavar="DIR", help="output folder (default build/<deck-id>/balance/)")
+    parser.add_argument("--jobs", type=int, metavar="J", help="worker processes (default: every core)")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="play on a Dask cluster instead")
+    parser.add_argument("--deck-out", type=Path, metavar="DIR",
+                        help="also write a deck that applies the chosen values (a new folder, or one balance wrote)")
+    parser.add_argument("--no-check", action="store_true",
+                        help="skip the before/after check on fresh seeds (the report then says so)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from cardtool.balance.check import check
+    from cardtool.balance.params import overrides, overrides_yaml, parameters, write_deck
+    from cardtool.balance.play import Player
+    from cardtool.balance.report import balance_json, report_md, terminal
+    from cardtool.balance.search import Budget, search, study_name
+    from cardtool.balance.tuning import read_tuning
+    from cardtool.deck.loader import load
+    from cardtool.render.output import check_out_folder, staged_dir
+    from cardtool.sim.config import deck_hash
+    from cardtool.sim.runner import check_jobs
+
+    budget = Budget.parse(args.budget)
+    if args.jobs is not None:
+        check_jobs(args.jobs)
+    report = Report()
+    tuning = read_tuning(args.tune, report)
+    if tuning is None:
+        raise DeckError(f"tuning file {args.tune} has errors", report)
+    loaded = load(Path(args.deck), standalone=args.standalone)
+    if loaded.deck is None or not loaded.report.ok:
+        raise DeckError(f"deck {args.deck} has errors; fix them before balancing it", loaded.report)
+    params = parameters(tuning, loaded.source, report)
+    if not report.ok:
+        raise DeckError(f"tuning file {args.tune} does not fit deck {args.deck}", report)
+    deck = loaded.deck
+    out = args.out or Path("build") / deck.manifest.id / "balance"
+    check_out_folder(out, reads=(Path(args.deck),))
+    if args.deck_out is not None:
+        check_deck_out(args.deck_out)
+    try:
+        (out / WORK).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot write to --out {out}: {exc.strerror or exc}") from None
+    say = lambda line: print(line, flush=True)  # noqa: E731
+    with tempfile.TemporaryDirectory(prefix="cardtool-balance-") as scratch:
+        player = Player(tuning, Path(args.deck), loaded.source, params, Path(scratch), args.jobs, args.scheduler)
+        say(f"balancing {deck.manifest.name}: {len(params)} values may change ({', '.join(p.name for p in params)})")
+        try:
+            outcome = search(player, out / WORK, budget, study_name(tuning.text, deck_hash(args.deck)), say)
+        except KeyboardInterrupt:
+            say(f"interrupted: run the same command again to resume the search (kept in {out / WORK})")
+            return 130
+        tuned = player.deck(outcome.best.values, Path(scratch) / "tuned", "tuned")
+        checks = [] if args.no_check else check(tuning, deck, tuned, player.kinds, args.jobs, args.scheduler, say)
+    entries = overrides(params, outcome.best.values, loaded.source)
+    with staged_dir(out, reads=(Path(args.deck),), command="balance") as stage:
+        (stage / "overrides.yaml").write_text(overrides_yaml(entries, params, deck.manifest.name), encoding="utf-8")
+        (stage / "balance.json").write_text(balance_json(deck.manifest.id, tuning, outcome, params, checks),
+                                            encoding="utf-8")
+        (stage / "report.md").write_text(report_md(deck.manifest.name, tuning, outcome, params, checks),
+                                         encoding="utf-8")
+    for line in terminal(outcome, params, checks):
+        say(line)
+    if args.deck_out is not None:
+        write_deck(args.deck_out, Path(args.deck), loaded.source, entries, "tuned")
+        say(f"the tuned deck: {args.deck_out} (cardtool diff {args.deck} {args.deck_out})")
+    say(f"{out}/report.md, {out}/balance.json, {out}/overrides.yaml")
+    return 0
+
+
+def check_deck_out(folder: Path) -> None:
+    """--deck-out: a new or empty folder, or a deck an earlier `cardtool balance` wrote (nothing else)."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--deck-out {folder} is a file; give a folder for the tuned deck")
+    if not folder.is_dir() or not any(folder.iterdir()):
+        return
+    from cardtool.balance.params import NO_CARDS
+
+    manifest = folder / "deck.yaml"
+    ours = manifest.is_file() and manifest.read_text(encoding="utf-8", errors="replace").startswith(MADE_BY)
+    if not ours or {p.name for p in folder.iterdir()} - {"deck.yaml", NO_CARDS}:
+        raise UsageError(f"--deck-out {folder} holds files `cardtool balance` did not write; nothing there is "
+                         "replaced: give a new or empty folder")

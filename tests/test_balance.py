@@ -1,0 +1,123 @@
+"""`cardtool balance`: the tuning file's checks, the parameters it selects, the overrides deck a choice
+makes, the targets' verdicts, and a short search end to end (with its resume)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from cardtool.balance.params import overrides, parameters, write_deck
+from cardtool.balance.targets import LIKELY_MET, LIKELY_MISSED, MET, MISSED, _between, _within
+from cardtool.balance.tuning import read_tuning
+from cardtool.deck.loader import load, load_deck
+from cardtool.issues import Report
+from conftest import DECKS
+
+SYMBIOSIS = DECKS / "symbiosis"
+SHOAL = "summer-fish-per-fish"
+SMALL = """\
+simulation: {players: 4, bots: greedy, seed: 3, looks: [40, 80]}
+check: {games: 40, seed: 777, lineups: [greedy]}
+change:
+  - cards: {ids: [summer-fish-per-fish]}
+    field: scoring.points
+    range: [1, 3]
+fixed:
+  - cards: {ids: [spring-frog-per-pink]}
+    why: the rulebook's worked example
+targets:
+  seat_fairness: 3
+  card_impact: 8
+  stalled: 1
+"""
+
+
+def tuning_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "tuning.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_a_tuning_file_is_checked_with_located_errors(tmp_path):
+    report = Report()
+    assert read_tuning(tuning_file(tmp_path, SMALL.replace("seat_fairness: 3", "seat_fairness: lots")), report) is None
+    (issue,) = report.errors
+    assert issue.code == "bad-type" and issue.location.line == 11
+    report = Report()
+    assert read_tuning(tuning_file(tmp_path, SMALL.replace("range: [1, 3]", "range: [1, 300]")), report) is None
+    (issue,) = report.errors
+    assert "300 values" in issue.message and issue.location.line == 6
+    report = Report()
+    assert read_tuning(tuning_file(tmp_path, SMALL.replace("seed: 777", "seed: 4")), report) is None
+    (issue,) = report.errors
+    assert "fresh seeds" in issue.message and issue.location.line == 2
+
+
+def test_parameters_are_checked_against_the_deck(tmp_path):
+    text = SMALL + """\
+  # (more changes follow)
+""".replace("  # (more changes follow)\n", "")
+    text = text.replace("change:\n", "change:\n  - cards: {ids: [no-such-card]}\n    field: count\n    values: [1]\n"
+                        "  - cards: {ids: [spring-frog-per-pink]}\n    field: count\n    values: [1, 2]\n"
+                        "  - cards: {ids: [spring-frog-3]}\n    field: colour\n    values: [1]\n")
+    report = Report()
+    tuning = read_tuning(tuning_file(tmp_path, text), report)
+    assert tuning is not None, report.format()
+    params = parameters(tuning, load(SYMBIOSIS).source, report)
+    assert [p.name for p in params] == [f"{SHOAL}.scoring.points"] and params[0].current == 3
+    assert sorted(i.code for i in report.errors) == ["fixed-card", "no-match", "unknown-field"]
+
+
+def test_a_choice_of_values_is_a_valid_deck_that_overrides_only_what_changed(tmp_path):
+    report = Report()
+    tuning = read_tuning(tuning_file(tmp_path, SMALL), report)
+    source = load(SYMBIOSIS).source
+    params = parameters(tuning, source, report)
+    entries = overrides(params, {params[0].name: 2}, source)
+    assert entries == [{"id": SHOAL, "scoring": {"rule": "per_animal", "animal": "fish", "points": 2}}]
+    assert overrides(params, {params[0].name: 3}, source) == []
+    deck = load_deck(write_deck(tmp_path / "tuned", SYMBIOSIS, source, entries, "test"))
+    assert deck.card(SHOAL).scoring.points == 2 and deck.size == load_deck(SYMBIOSIS).size
+
+
+def test_targets_say_met_only_when_the_whole_interval_is_inside():
+    assert _within("t", "s", 1.0, -1.0, 2.5, 3).status == MET
+    assert _within("t", "s", 2.0, -1.0, 5.0, 3).status == LIKELY_MET
+    found = _within("t", "s", -4.0, -6.0, -2.0, 3)
+    assert found.status == LIKELY_MISSED and found.excess == 1.0 and found.near == 0.0
+    found = _within("t", "s", 9.0, 6.0, 12.0, 3)
+    assert found.status == MISSED and found.excess == 6.0 and found.near == 3.0
+    assert _between("t", "s", 4.0, 2.0, 7.0, 5.0, 100.0, "at least 5").status == LIKELY_MISSED
+    assert math.isclose(_between("t", "s", 1.0, 0.2, 3.0, 5.0, 100.0, "at least 5").near, 2.0)
+
+
+def test_balance_searches_checks_and_resumes(run_cli, tmp_path):
+    tune = tuning_file(tmp_path, SMALL)
+    out = tmp_path / "out"
+    code, text, err = run_cli("balance", SYMBIOSIS, "--tune", tune, "--budget", "400", "--out", out,
+                              "--deck-out", tmp_path / "tuned", "--jobs", "1")
+    assert code == 0, err
+    assert "the deck as it is: penalty" in text and "check, line-up greedy (40 fresh games)" in text
+    result = json.loads((out / "balance.json").read_text())
+    assert result["search"]["candidates"] >= 2 and result["check"][0]["seed"] == 777
+    assert {f["target"] for f in result["check"][0]["after"]} == {"seat_fairness", "card_impact", "stalled"}
+    assert (out / "report.md").read_text().startswith("# Balance of Symbiosis")
+    assert "overrides:" in (out / "overrides.yaml").read_text()
+    load_deck(tmp_path / "tuned")  # the tuned deck loads as any deck
+    code, text, err = run_cli("balance", SYMBIOSIS, "--tune", tune, "--budget", "400", "--out", out, "--no-check")
+    assert code == 0, err
+    assert "resuming the search" in text and "playing 80 games" not in text
+
+
+def test_balance_refuses_a_foreign_deck_out_and_a_bad_budget(run_cli, tmp_path):
+    tune = tuning_file(tmp_path, SMALL)
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep me")
+    code, _, err = run_cli("balance", SYMBIOSIS, "--tune", tune, "--out", tmp_path / "out", "--deck-out",
+                           tmp_path / "mine")
+    assert code == 2 and "did not write" in err and (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
+    code, _, err = run_cli("balance", SYMBIOSIS, "--tune", tune, "--budget", "soon")
+    assert code == 2 and "--budget" in err
