@@ -121,3 +121,21 @@ def test_balance_refuses_a_foreign_deck_out_and_a_bad_budget(run_cli, tmp_path):
     assert code == 2 and "did not write" in err and (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
     code, _, err = run_cli("balance", SYMBIOSIS, "--tune", tune, "--budget", "soon")
     assert code == 2 and "--budget" in err
+
+
+@pytest.mark.slow
+def test_a_candidate_plays_the_same_games_on_a_dask_cluster(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    from cardtool.balance.play import Player
+
+    report = Report()
+    tuning = read_tuning(tuning_file(tmp_path, SMALL), report)
+    source = load(SYMBIOSIS).source
+    params = parameters(tuning, source, report)
+    values = {params[0].name: 2}
+    local = Player(tuning, SYMBIOSIS, source, params, tmp_path / "local", jobs=1).play(values)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as cluster:
+        remote = Player(tuning, SYMBIOSIS, source, params, tmp_path / "remote",
+                        scheduler=cluster.scheduler_address).play(values)
+    assert remote.games == local.games == 80 and remote.findings == local.findings
