@@ -28,11 +28,16 @@ class Finding:
 
     check: str
     message: str
-    page: int | None = None
+    pages: tuple[int, ...] = ()  # the same face on several pages (copies) is one finding
     card: str = ""
 
+    @property
+    def page(self) -> int | None:
+        return self.pages[0] if self.pages else None
+
     def format(self) -> str:
-        where = (f"page {self.page}" if self.page else "") + (f" ({self.card})" if self.card else "")
+        where = (f"page{'s' if len(self.pages) > 1 else ''} {', '.join(map(str, self.pages))}" if self.pages
+                 else "") + (f" ({self.card})" if self.card else "")
         return f"FAIL {self.check}: {where + ': ' if where else ''}{self.message}"
 
 
@@ -52,7 +57,11 @@ class Preflight:
 
     def add(self, check: str, message: str, page: int | None = None, labels: Sequence[str] = ()) -> None:
         card = labels[page - 1] if page is not None and 0 < page <= len(labels) else ""
-        self.findings.append(Finding(check, message, page, card))
+        for i, seen in enumerate(self.findings):
+            if page is not None and (seen.check, seen.message, seen.card) == (check, message, card):
+                self.findings[i] = Finding(check, message, (*seen.pages, page), card)
+                return
+        self.findings.append(Finding(check, message, (page,) if page is not None else (), card))
 
     def format(self) -> str:
         lines = [f"Preflight of {self.target} for {self.preset.title}"]
@@ -271,7 +280,7 @@ def check_text(report: Preflight, pdf: bytes, labels: Sequence[str], what: str =
                 if gap < safe - 0.1 and (worst is None or gap < worst):
                     worst, where = gap, i
             if worst is not None:
-                snippet = _word(textpage, where)
+                snippet = _word(textpage, where) or textpage.get_text_range(where, 1)
                 report.add("safe-area", f"text '{snippet}' comes {_mm(worst / PT)} mm from the cut; keep it "
                                         f"{_mm(report.preset.safe)} mm inside", number + 1, labels)
     finally:
@@ -281,14 +290,10 @@ def check_text(report: Preflight, pdf: bytes, labels: Sequence[str], what: str =
 
 
 def _word(textpage, index: int) -> str:
-    """The word (up to 30 characters) around a character of a text page."""
-    total = textpage.count_chars()
-    start, end = index, index + 1
-    while start > 0 and index - start < 15 and textpage.get_text_range(start - 1, 1).strip():
-        start -= 1
-    while end < total and end - index < 15 and textpage.get_text_range(end, 1).strip():
-        end += 1
-    return textpage.get_text_range(start, end - start).strip()
+    """The line of text (up to 40 characters) around a character of a text page, for naming it."""
+    x0, y0, x1, y1 = textpage.get_charbox(index)
+    line = " ".join(textpage.get_text_bounded(left=x0 - 60, bottom=y0, right=x1 + 60, top=y1).split())
+    return line if len(line) <= 40 else line[:39] + "…"
 
 
 # -- PNG files ----------------------------------------------------------------------------------------
