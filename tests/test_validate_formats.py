@@ -37,11 +37,20 @@ def test_github_format_shows_an_expansion_alone_as_notices(run_cli, tmp_path):
     code, out, err = run_cli("new", "expansion", "Glow", "--base", DECKS / "ecologies-bizarre-biomes",
                              "--dir", tmp_path)
     assert code == 0, err
-    (tmp_path / "glow" / "cards.yaml").write_text((tmp_path / "glow" / "cards.yaml").read_text().replace(
-        "biomes: [GLO]", "biomes: [VER]"), encoding="utf-8")
+    cards = tmp_path / "glow" / "cards.yaml"
+    cards.write_text(cards.read_text() + """
+  - id: glow-drought
+    kind: factor
+    name: Drought
+    factor: abiotic
+    placement: discard
+    text: Destroy a producer in a vernal pool.
+    effects:
+      - {trigger: play, action: destroy, target: opponent, filter: {kind: [organism], acting: [P], biomes: [VER]}}
+""", encoding="utf-8")  # a card that needs the base: an error alone, which is for information only
     code, out, _ = run_cli("validate", "--format", "github", tmp_path / "glow")
     assert code == 0
-    assert "::notice " in out and "::error " not in out
+    assert "::notice " in out and "needs-base" in out and "::error " not in out
 
 
 def test_junit_format_has_a_failure_per_error_and_passes_a_valid_deck(run_cli):

@@ -38,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _checks(deck: str, standalone_only: bool) -> list[tuple[str, Report, bool]]:
     """(label, report, counts toward the verdict) for each way a deck is checked."""
     combined = load(deck, standalone=standalone_only)
+    _check_directives(combined)
     manifest = combined.source.manifest if combined.source else None
     if manifest is None or not manifest.extends:
         return [(deck, combined.report, True)]
@@ -47,6 +48,19 @@ def _checks(deck: str, standalone_only: bool) -> list[tuple[str, Report, bool]]:
     bases = ", ".join(manifest.extends)
     return [(f"{deck} (combined with {bases})", combined.report, True),
             (f"{deck} (alone, for information)", alone.report, False)]
+
+
+def _check_directives(result) -> None:
+    """The rulebook's ```cardtool:NAME``` blocks, checked as `render rulebook` will use them (a valid deck)."""
+    if result.deck is None or not result.report.ok or not result.deck.manifest.rulebook:
+        return
+    from cardtool.deck.prose import check_directives
+    from cardtool.games import GAMES
+    from cardtool.games.plugin import ChecksDirectives
+
+    plugin = GAMES[result.deck.game]
+    if isinstance(plugin, ChecksDirectives):
+        check_directives(result.deck, plugin, result.report)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -178,8 +178,10 @@ def combine(base: DeckSource, own: DeckSource, manifest_doc: SourceDoc, card_sch
 
 
 def standalone(own: DeckSource, base: DeckSource | None, restrict: Callable, report: Report) -> DeckSource:
-    """The expansion's own cards alone, references to base cards dropped."""
-    alone = DeckSource(own.manifest, own.manifest_doc, docs=list(own.docs), cards=dict(own.cards),
+    """The expansion's own cards alone, references to base cards dropped. The bases' files stay among its
+    documents, so the vocabulary they define beside their cards (Symbiosis' Seasons and Animals) is known."""
+    docs = (list(base.docs) if base is not None else []) + list(own.docs)
+    alone = DeckSource(own.manifest, own.manifest_doc, docs=docs, cards=dict(own.cards),
                        origins={cid: own.manifest.id for cid in own.cards}, standalone=True)
     if base is not None:
         restrict(alone, {cid: e for cid, e in base.cards.items() if cid not in own.cards}, report)

@@ -26,6 +26,7 @@ from cardtool.issues import Location, Report
 from cardtool.suggest import did_you_mean
 
 MANIFEST = "deck.yaml"
+ART_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg", ".gif", ".webp")  # what render/context.art_url prints
 ICONS = "icons"  # a deck's own icons, replacing the shipped ones of the same name (render/context.py)
 
 
@@ -299,8 +300,8 @@ def _near_file(roots: Roots, pattern: str) -> str | None:
 
 def check_art(source: DeckSource, roots: Roots, report: Report) -> None:
     """Every card's `art` names a file inside the roots (looked up in the deck's folder, then its bases');
-    SVG art must not refer to anything outside them or on the network. A missing file is left to
-    rendering, which needs it."""
+    SVG art must not refer to anything outside them or on the network. A missing file, or one that is
+    not an image rendering can print, is an error here, located, rather than when the cards are printed."""
     for entry in source.cards.values():
         art = entry.data.get("art")
         if not isinstance(art, str) or not art:
@@ -321,6 +322,16 @@ def check_art(source: DeckSource, roots: Roots, report: Report) -> None:
             report.error(BAD_ART, f"field 'art': '{art}' is not a regular file (a folder, a pipe or a device)",
                          location=where, card=entry.id, path=entry.path + ("art",),
                          hint="art is a PNG, JPEG or SVG file inside the deck folder")
+            continue
+        if path is None and not is_url(art):
+            images = [str(p.relative_to(roots.folders[0])) for p in roots.files(roots.folders[0], ART_SUFFIXES)]
+            report.error("missing-file", f"field 'art': no file '{art}' in the deck's folders", location=where,
+                         card=entry.id, path=entry.path + ("art",),
+                         hint=did_you_mean(art, images) or "art is a path relative to the deck folder")
+            continue
+        if path is not None and path.suffix.lower() not in ART_SUFFIXES:
+            report.error(BAD_ART, f"field 'art': '{art}' is not a PNG, JPEG, GIF, WebP or SVG image", location=where,
+                         card=entry.id, path=entry.path + ("art",), hint="cards print .png, .jpg, .svg, .gif or .webp art")
             continue
         if path is not None and path.suffix.lower() == ".svg":
             for problem in svg_problems(path, roots):

@@ -52,6 +52,35 @@ def check_references(tokens, path: Path, roots: Roots, report: Report) -> None:
                 child.attrSet("src", target.as_uri())
 
 
+def check_directives(deck, plugin, report: Report) -> None:
+    """Every ```` ```cardtool:NAME``` ```` block of the deck's rulebook sections, checked as the rulebook would
+    use it (plugin: a cardtool.games.plugin.ChecksDirectives), each issue located at its fence."""
+    from cardtool.suggest import did_you_mean
+
+    roots = Roots.of(*deck.roots) if deck.roots else Roots.of(deck.manifest.root)
+    md = None
+    for path in deck.manifest.rulebook:
+        path = Path(path)
+        if not roots.contains(path) or not path.is_file():
+            continue  # the manifest's checks report it
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue  # check_sections reports it
+        md = md or markdown()
+        for token in md.parse(text):
+            if token.type != "fence" or not token.info.startswith("cardtool:"):
+                continue
+            name, *args = token.info[len("cardtool:"):].split() or [""]
+            where = Location(path, (token.map[0] + 1) if token.map else 1, 1)
+            if name not in plugin.directive_names:
+                known = ", ".join(plugin.directive_names) or "none for this game"
+                report.error("bad-directive", f"unknown rulebook directive 'cardtool:{name}' (directives: {known})",
+                             location=where, hint=did_you_mean(name, plugin.directive_names))
+                continue
+            plugin.check_directive(deck, name, args, token.content, path.parent, where, report)
+
+
 def check_sections(paths, roots: Roots, report: Report) -> None:
     """What `validate` checks of the prose: each existing section's pictures and links (a section that is
     missing, outside the roots or not a regular file is reported where the manifest names it)."""

@@ -60,8 +60,10 @@ def new_expansion(name: str, base: Path, parent: Path) -> Path:
     kinds = list(dict.fromkeys(card.kind for card in base_deck.cards))
     context.update(select_by="id, tag, kind", include_example="{kinds: [" + ", ".join(kinds[:2]) + "]}")
     extra, cards = plugin.scaffold_expansion(base_deck, context)
+    files = dict(extra.pop("files", {}))  # more files a game writes, e.g. a new biome's icon
     context.update(extra)  # a game may word the selectors its own way (select_by, include_example)
-    _write_folder(folder, {"deck.yaml": render("scaffold/expansion/deck.yaml.j2", **context), "cards.yaml": cards})
+    _write_folder(folder, {"deck.yaml": render("scaffold/expansion/deck.yaml.j2", **context), "cards.yaml": cards,
+                           **files})
     return folder
 
 
@@ -80,7 +82,9 @@ def _write_folder(folder: Path, files: dict[str, str]) -> None:
     staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
         for name, text in files.items():
-            (staging / name).write_text(text, encoding="utf-8")
+            (staging / name).parent.mkdir(parents=True, exist_ok=True)
+            # a final newline, so that appending with `>>` or an editor adds a line, never joins one
+            (staging / name).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
         staging.rename(folder)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

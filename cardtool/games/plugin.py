@@ -4,8 +4,8 @@ What lives here: the protocols and the small frozen records they exchange. Every
 GamePlugin is optional and checked with isinstance (all are runtime_checkable): PlayableGame (play),
 RecordsGames (simulate), ScoresPositions (score), DrawsCards (render cards/images, build), WritesRulebook
 (render rulebook), HasBuildSteps (build), HasCommands (commands of its own), Scaffolds (new), DiffsDecks
-(diff), ListsCards (cards). Who may import it: any layer and any game package; it imports nothing of
-cardtool at run time. docs/plugins.md explains each with an example.
+(diff), ListsCards (cards), ChecksDirectives (validate's rulebook directives). Who may import it: any
+layer and any game package; it imports nothing of cardtool at run time. docs/plugins.md explains each.
 """
 
 from __future__ import annotations
@@ -347,6 +347,20 @@ class ListsCards(Protocol):
 
     def card_row(self, deck: Deck, card: Card) -> Mapping[str, str | tuple[str, ...]]:
         """One card's values for those columns: text, or a tuple of texts for a list."""
+
+
+# -- cardtool validate: rulebook directives ---------------------------------------------------------
+@runtime_checkable
+class ChecksDirectives(Protocol):
+    """A game whose rulebook directives (```` ```cardtool:NAME ARGS``` ```` blocks in the prose) `cardtool
+    validate` checks before any rulebook is made: a block naming another directive is an error, and each
+    known one is checked (the files it names, its arguments) with issues located in the prose."""
+
+    directive_names: tuple[str, ...]  # e.g. ("score", "table"); () when the rulebook has none
+
+    def check_directive(self, deck: Deck, name: str, args: Sequence[str], body: str, folder: Path,
+                        where: Any, report: Report) -> None:
+        """Add located issues for one directive (where: the Location of its fence in the prose)."""
 
 
 class LazyRecords:

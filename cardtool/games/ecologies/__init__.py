@@ -107,6 +107,13 @@ class EcologiesPlugin(LazyRecords):
 
         return show_value(value)
 
+    # -- cardtool validate: rulebook directives (cardtool.games.plugin.ChecksDirectives)
+
+    directive_names: tuple[str, ...] = ()  # its rulebook has no ```cardtool:``` blocks
+
+    def check_directive(self, deck, name, args, body, folder, where, report) -> None:
+        """No directive to check."""
+
     # -- cardtool cards (cardtool.games.plugin.ListsCards)
 
     def card_columns(self, deck) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ LEVEL_TOLERANCE = 1.5
 
 def check_food_webs(deck: EcologiesDeck, source: DeckSource, report: Report) -> None:
     """Add located issues for every food-web inconsistency in deck."""
+    _warn_generic_icons(deck, source, report)
     organisms = {o.id: o for o in deck.organisms}
     listed = {o.id: (frozenset(o.eats), frozenset(o.eaten_by)) for o in organisms.values()}  # fast membership
     for organism in organisms.values():
@@ -33,6 +34,23 @@ def check_food_webs(deck: EcologiesDeck, source: DeckSource, report: Report) -> 
     _warn_single_card_roles(deck, living, source, report)
     _warn_trophic_levels(deck, source, report)
     _warn_vp_order(deck, source, report)
+
+
+def _warn_generic_icons(deck: EcologiesDeck, source: DeckSource, report: Report) -> None:
+    """A biome with no icon of its own (icons/biomes/CODE.svg in the deck, or one cardtool ships) prints
+    the generic icon: say so, rather than let a new biome look like every other."""
+    from cardtool.resources import templates_dir
+
+    shipped = templates_dir() / "icons" / "biomes"
+    for biome in deck.biomes:
+        name = f"{biome.code}.svg"
+        if any((root / "icons" / "biomes" / name).is_file() for root in deck.roots) or (shipped / name).is_file():
+            continue
+        report.warning("generic-icon", f"biome {biome.code} has no icon of its own, so its cards print the "
+                       "generic biome icon", location=source.locate(biome.id, "code"), card=biome.id,
+                       path=source.cards[biome.id].path + ("code",) if biome.id in source.cards else (),
+                       hint=f"draw one as icons/biomes/{name} in the deck folder (SVG, 24 x 24, white on the "
+                            "biome colour; templates/icons/biomes/ has examples)")
 
 
 def _check_links(organism: Organism, organisms: dict[str, Organism], listed: dict[str, tuple[frozenset, frozenset]],

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from cardtool.deck.source import CardEntry, DeckSource
+from cardtool.games.ecologies.filters import drop_filter_codes
 from cardtool.issues import Report
 
 
@@ -22,7 +23,7 @@ def restrict(source: DeckSource, dropped: Mapping[str, CardEntry], report: Repor
     """
     lost_codes = {e.data["code"] for e in dropped.values() if e.kind == "biome"}
     lost_codes -= {e.data["code"] for e in source.cards.values() if e.kind == "biome"}
-    gone_ids = set(dropped)
+    gone_ids = set(dropped) | drop_filter_codes(source, lost_codes, report)  # effects' biomes too (filters.py)
     while True:
         gone = []
         for entry in list(source.cards.values()):

@@ -9,9 +9,12 @@ from cardtool.render.environment import render
 
 
 def scaffold_deck(name: str, context: dict) -> dict[str, str]:
-    """deck.yaml, biomes.yaml, organisms.yaml and factors.yaml of a small deck that validates."""
-    return {f: render(f"scaffold/ecologies/{f}.j2", **context)
-            for f in ("deck.yaml", "biomes.yaml", "organisms.yaml", "factors.yaml")}
+    """deck.yaml, biomes.yaml, organisms.yaml and factors.yaml of a small deck that validates, and its
+    biome's icon (a biome without one prints the generic icon, which validate warns about)."""
+    files = {f: render(f"scaffold/ecologies/{f}.j2", **context)
+             for f in ("deck.yaml", "biomes.yaml", "organisms.yaml", "factors.yaml")}
+    files["icons/biomes/MEA.svg"] = render("scaffold/expansion/biome-icon.svg.j2", code="MEA")  # its own icon
+    return files
 
 
 def scaffold_expansion(base: EcologiesDeck, context: dict) -> tuple[dict, str]:
@@ -22,7 +25,21 @@ def scaffold_expansion(base: EcologiesDeck, context: dict) -> tuple[dict, str]:
     if witness is None:
         raise UsageError(f"base deck {context['base_path']} has no biome that can be healthy to build on")
     example = base.card(witness["C3"])
+    code = new_code(context["id"], set(base.biome_codes))
     extra = dict(biome=biome, prey=[witness["C3"], witness["C2"]], example_id=example.id, example_field="vp",
+                 code=code, new_name=f"{context['name']} Biome",
                  example_value=f'"{format_vp(example.vp + 1)}"', select_by="id, tag, kind or biome",
                  include_example="{kinds: [biome, organism]}")
-    return extra, render("scaffold/expansion/ecologies-cards.yaml.j2", **{**context, **extra})
+    cards = render("scaffold/expansion/ecologies-cards.yaml.j2", **{**context, **extra})
+    extra["files"] = {f"icons/biomes/{code}.svg": render("scaffold/expansion/biome-icon.svg.j2", code=code)}
+    return extra, cards
+
+
+def new_code(deck_id: str, taken: set[str]) -> str:
+    """A biome code of three capital letters from the deck's id that no base biome has: glow-caves -> GLO."""
+    letters = [ch.upper() for ch in deck_id if ch.isalpha()] or ["X"]
+    first = letters[0]
+    candidates = ["".join(letters[:3]).ljust(3, "X")]
+    candidates += [first + a + b for a in letters[1:] for b in letters[1:]]
+    candidates += [first + chr(a) + chr(b) for a in range(65, 91) for b in range(65, 91)]
+    return next(code for code in candidates if len(code) == 3 and code not in taken)

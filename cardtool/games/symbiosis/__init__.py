@@ -126,6 +126,15 @@ class SymbiosisPlugin(LazyRecords):
                 ("cards by Season", dict(seasons)), ("cards by scoring rule", dict(rules)),
                 ("cards by source (rulebook: shown in the printed rules' worked example)", dict(by_source))]
 
+    # -- cardtool validate: rulebook directives (cardtool.games.plugin.ChecksDirectives)
+
+    directive_names: tuple[str, ...] = ("score", "table")
+
+    def check_directive(self, deck, name, args, body, folder, where, report) -> None:
+        from cardtool.games.symbiosis.directives import check_directive
+
+        check_directive(deck, name, args, body, folder, where, report)
+
     # -- cardtool cards (cardtool.games.plugin.ListsCards)
 
     def card_columns(self, deck) -> tuple[str, ...]:

@@ -55,7 +55,14 @@ def load_position(file: Path, table: CardTable) -> Position:
         validate_against(doc, SCHEMA, scratch)
         for issue in scratch.issues:
             report.add(_clearer(doc, issue))
-    if doc is None or not report.ok:
+    if doc is None:
+        raise PositionError(f"position {file} has errors", report)
+    if not report.ok:  # the table checks too, as far as the data allows: every problem in one run
+        if isinstance(doc.data, dict):
+            try:
+                _check(doc, table, report)
+            except (KeyError, TypeError, AttributeError, IndexError, ValueError):
+                pass  # a part the schema already refused; its error is reported
         raise PositionError(f"position {file} has errors", report)
     position = _check(doc, table, report)
     if not report.ok or position is None:

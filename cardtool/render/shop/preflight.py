@@ -93,10 +93,8 @@ def check_pdf(report: Preflight, pdf: bytes, labels: Sequence[str], text: bool =
     report.checked.setdefault("colour", "CMYK (or grey) only, no RGB, no transparency" if preset.colour == "cmyk"
                               else "any colour space (RGB for this printer)")
     if preset.ink_limit:
-        highest = max((ink for ink, _ in report.inks.values()), default=0.0)
-        report.checked["ink"] = (f"total ink at most {preset.ink_limit}% in every image and fill, the highest "
-                                 f"{highest:.0f}% (a rich black such as {_recipe(preset.rich_black)} is the "
-                                 "deepest allowed)")
+        report.checked.setdefault("ink", f"total ink at most {preset.ink_limit}% in every image and fill "
+                                         f"(so a rich black such as {_recipe(preset.rich_black)} is the deepest allowed)")
     if text:
         check_text(report, pdf, labels)
 

@@ -16,7 +16,6 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardtool.csvtext import spreadsheet_text
 from cardtool.deck.model import Deck
 from cardtool.render.cards import DeckPrint
 from cardtool.render.shop.preflight import Preflight, check_pdf, check_pngs, check_text
@@ -94,7 +93,7 @@ def _png_files(stage: Path, preset: Preset, faces, singles: bytes, counts: dict,
     writer.writerow(["file", "card", "name", "quantity"])
     for face, name in zip(faces, names):
         if face.side == "front":
-            writer.writerow([name, face.card_id, spreadsheet_text(face.name), counts[face.card_id]])
+            writer.writerow([name, face.card_id, face.name, counts[face.card_id]])
     (stage / "quantities.csv").write_text(text.getvalue(), encoding="utf-8")
     return [*names, "quantities.csv"]
 
