@@ -32,6 +32,7 @@ class SymbiosisPlugin(LazyRecords):
     modes = tuple(MODES)
     score_name = "points"
     _table = None  # the last deck's CardTable
+    _games: dict = {}  # its games by (players, mode), to be reseeded
     commands = (CommandSpec("score", "cardtool.games.symbiosis.commands.score", "score a table position written "
                             "as YAML and print the breakdown per column and per card"),)
 
@@ -161,6 +162,11 @@ class SymbiosisPlugin(LazyRecords):
 
     # -- printing (cardtool.games.plugin.DrawsCards, WritesRulebook)
 
+    def palette(self, deck, source=None):  # cardtool.games.plugin.HasPalette
+        from cardtool.games.symbiosis.render.palette import palette
+
+        return palette(deck, source)
+
     def faces(self, deck):
         from cardtool.games.symbiosis.render.faces import SymbiosisFaces
 
@@ -183,7 +189,12 @@ class SymbiosisPlugin(LazyRecords):
         # A simulation makes thousands of games of one deck: number its cards once.
         if self._table is None or self._table.deck is not deck:
             self._table = CardTable.of(deck)
-        return SymbiosisGame(self._table, players, mode, seed)
+            self._games = {}
+        # ... and set up each table of seats once: the next game is the same facts with another seed.
+        game = self._games.get((players, mode))
+        if game is None:
+            game = self._games[players, mode] = SymbiosisGame(self._table, players, mode, seed)
+        return game.reseeded(seed)
 
     def text(self, game, names: Sequence[str]):
         from cardtool.games.symbiosis.text import SymbiosisText

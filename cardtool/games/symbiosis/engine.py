@@ -96,6 +96,13 @@ class SymbiosisGame:
                           tuple(slot < shown for slot in range(self.river_size)))
         self._legal: dict[tuple[bool, ...], tuple[Swap, ...]] = {}
 
+    def reseeded(self, seed: int) -> "SymbiosisGame":
+        """The same game dealt from another seed: a simulation's next game, its seats not checked again."""
+        game = object.__new__(SymbiosisGame)
+        game.__dict__.update(self.__dict__)
+        game.seed = seed
+        return game
+
     def swap(self, river: int, pond: int, flip: int | None = None) -> Swap:
         return self.swaps[river][pond][POND if flip is None else flip]
 
