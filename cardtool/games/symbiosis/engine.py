@@ -294,14 +294,14 @@ class SymbiosisState:
         return scoring.score_table(game.table, [self.pond(s) for s in range(game.players)], game.faces, self.river)
 
     def observation(self, player: int) -> Observation:
-        # The frozen dataclass's fields set in one step (its __init__ sets them one by one through
-        # object.__setattr__): the same value, asked for at every decision of every game.
+        # The frozen dataclass's fields set in one step, its __dict__ given whole (its __init__ sets them
+        # one by one through object.__setattr__): the same value, asked for at every decision of every game.
         game = self.game
         observation = object.__new__(Observation)
-        observation.__dict__.update(
-            seat=player, mode=game.mode, players=game.players, turn=self.turn,
-            current_player=-1 if self.turn >= game.end_turn or self._halted else self.turn % game.players,
-            ponds=tuple(self._seen), river=self.seen_river())
+        object.__setattr__(observation, "__dict__", {
+            "seat": player, "mode": game.mode, "players": game.players, "turn": self.turn,
+            "current_player": -1 if self.turn >= game.end_turn or self._halted else self.turn % game.players,
+            "ponds": tuple(self._seen), "river": self.seen_river()})
         return observation
 
     def seen_ponds(self) -> tuple[int | None, ...]:
