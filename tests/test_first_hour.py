@@ -124,7 +124,7 @@ def test_a_new_biome_without_an_icon_is_a_warning(run_cli, tmp_path):
     for icon in (deck / "icons" / "biomes").iterdir():
         icon.unlink()
     code, out, _ = run_cli("validate", deck)
-    assert code == 0 and re_line(out, r"cards\.yaml:\d+:\d+: warning\[generic-icon\] glow-glo: biome GLO has no icon")
+    assert code == 0 and re_line(out, r"cards\.yaml:\d+:\d+: warning\[generic-icon\] glow-biome: biome GLO has no icon")
     assert run_cli("validate", "--strict", deck)[0] == 1
 
 

@@ -28,8 +28,11 @@ def run(args: argparse.Namespace) -> int:
     from cardtool.sheets.merge import merge
 
     report, edits, written = merge(Path(args.deck), list(args.sheets), dry_run=args.dry_run)
-    if report.issues:
-        print(report.format())
+    from cardtool.issues import Severity
+
+    shown = [issue for issue in report.sorted() if issue.severity is not Severity.NOTE or not report.ok]
+    if shown:
+        print("\n".join(issue.format() for issue in shown))
     if not report.ok:
         print(f"{args.deck}: {len(report.errors)} error(s) in the sheet(s); the deck was not changed")
         return 1

@@ -27,12 +27,32 @@ def scaffold_expansion(base: EcologiesDeck, context: dict) -> tuple[dict, str]:
     example = base.card(witness["C3"])
     code = new_code(context["id"], set(base.biome_codes))
     extra = dict(biome=biome, prey=[witness["C3"], witness["C2"]], example_id=example.id, example_field="vp",
-                 code=code, new_name=f"{context['name']} Biome",
+                 code=code, new_name=f"{context['name']} Biome", colour=new_colour(b.colour for b in base.biomes),
                  example_value=f'"{format_vp(example.vp + 1)}"', select_by="id, tag, kind or biome",
                  include_example="{kinds: [biome, organism]}")
     cards = render("scaffold/expansion/ecologies-cards.yaml.j2", **{**context, **extra})
     extra["files"] = {f"icons/biomes/{code}.svg": render("scaffold/expansion/biome-icon.svg.j2", code=code)}
     return extra, cards
+
+
+#: Colours a new biome may start with (white icons and text stay readable on each).
+COLOURS = ("#2e2e2e", "#8a3b12", "#6b2d5c", "#3d5a1e", "#1f4e79", "#7a6a00", "#a33b3b", "#4b3b8f")
+
+
+def _lightness(colour: str) -> float:
+    """CIE L* of an sRGB colour: what every kind of colour vision sees, so biomes should differ in it."""
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(int(colour[i:i + 2], 16) / 255) for i in (1, 3, 5))
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return 116 * y ** (1 / 3) - 16 if y > 216 / 24389 else y * 24389 / 27
+
+
+def new_colour(taken) -> str:
+    """The candidate colour whose lightness is farthest from every base biome's (so colour-blind players
+    tell the new biome apart; validate checks it)."""
+    levels = [_lightness(c) for c in taken if isinstance(c, str) and len(c) == 7]
+    return max(COLOURS, key=lambda c: min((abs(_lightness(c) - level) for level in levels), default=0))
 
 
 def new_code(deck_id: str, taken: set[str]) -> str:
