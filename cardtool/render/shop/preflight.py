@@ -79,22 +79,29 @@ def check_pdf(report: Preflight, pdf: bytes, labels: Sequence[str], text: bool =
     import pikepdf
 
     preset = report.preset
+    fonts, images = set(), 0
     with pikepdf.open(io.BytesIO(pdf)) as document:
         if preset.pdf_variant:
             _check_pdfx(report, document)
         for number, page in enumerate(document.pages, start=1):
             _check_boxes(report, page, number, labels)
             for kind, obj, ctm, extra in _walk(page.obj, page.obj.get("/Resources"), IDENTITY, set()):
+                fonts |= {obj.objgen} if kind == "font" else set()
+                images += kind == "image"
                 _check_object(report, kind, obj, ctm, extra, number, labels)
+        pages = len(document.pages)
     report.checked.setdefault("boxes", f"TrimBox {_mm(preset.card.width)} x {_mm(preset.card.height)} mm and "
-                                       f"BleedBox {_mm(preset.bleed)} mm beyond it on every page")
-    report.checked.setdefault("fonts", "every font embedded")
-    report.checked.setdefault("resolution", f"every image at least {preset.dpi} dpi as placed")
+                                       f"BleedBox {_mm(preset.bleed)} mm beyond it on each of {pages} pages")
+    report.checked.setdefault("fonts", f"{len(fonts)} fonts, every one embedded" if fonts else
+                              "no fonts (the pages are images, their text rasterised)")
+    report.checked.setdefault("resolution", f"{images} placed images, each at least {preset.dpi} dpi as placed")
     report.checked.setdefault("colour", "CMYK (or grey) only, no RGB, no transparency" if preset.colour == "cmyk"
                               else "any colour space (RGB for this printer)")
     if preset.ink_limit:
-        report.checked.setdefault("ink", f"total ink at most {preset.ink_limit}% in every image and fill "
-                                         f"(so a rich black such as {_recipe(preset.rich_black)} is the deepest allowed)")
+        highest = max((ink for ink, _ in report.inks.values()), default=0.0)
+        report.checked["ink"] = (f"total ink at most {preset.ink_limit}% in every image and fill, the highest "
+                                 f"{highest:.0f}% (a rich black such as {_recipe(preset.rich_black)} is the "
+                                 "deepest allowed)")
     if text:
         check_text(report, pdf, labels)
 
