@@ -38,6 +38,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _checks(deck: str, standalone_only: bool) -> list[tuple[str, Report, bool]]:
     """(label, report, counts toward the verdict) for each way a deck is checked."""
     combined = load(deck, standalone=standalone_only)
+    if combined.deck is not None and combined.report.ok:  # colours alike to colour-blind players (H8)
+        from cardtool.render.colour_vision import check_palette
+
+        check_palette(combined.deck, combined.source, combined.report)
     _check_directives(combined)
     manifest = combined.source.manifest if combined.source else None
     if manifest is None or not manifest.extends:

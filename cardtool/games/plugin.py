@@ -228,9 +228,7 @@ class RulebookParts(Protocol):
 
     def directives(self) -> dict:
         """`cardtool:NAME` blocks the prose may use: name -> handler(args, body, folder, where) -> HTML."""
-
-    #: Optional: `introduction() -> list[(title, HTML Markup)]`, chapters between the component list and
-    #: the prose, e.g. "Reading the cards" (cardtool.render.card_diagram draws a real card with its parts named).
+    #: Optional: introduction() -> [(title, HTML)], chapters after the components (e.g. card_diagram's).
 
 
 @runtime_checkable
@@ -239,6 +237,9 @@ class WritesRulebook(Protocol):
 
     def rulebook_parts(self, deck: Deck) -> RulebookParts:
         """The generated parts of one deck's rulebook."""
+
+
+# -- colours players must tell apart: HasPalette and PaletteColour live in cardtool.games.palette ----------
 
 
 # -- build: extra steps -----------------------------------------------------------------------------

@@ -142,6 +142,13 @@ def _images(ctx: Context) -> tuple[list[Output], str]:
             Output("images/", f"{len(images)} card images (PNG, {size})")], f"{len(images)} images, {size}"
 
 
+def _palette(ctx: Context) -> tuple[list[Output], str]:  # H8: the colour-blind check (issue 16 item 7)
+    from cardtool.render.colour_vision import palette_files
+
+    files, message = palette_files(ctx.deck, ctx.folder)
+    return [Output(path, title) for path, title in files], message
+
+
 def _rulebook(ctx: Context) -> tuple[list[Output], str]:
     from cardtool.render.rulebook import rulebook_pdf
 
@@ -182,6 +189,7 @@ STEPS: tuple[Step, ...] = (
     Step("cards", "Print-and-play cards", _cards),
     Step("images", "Card images", _images),
     Step("rulebook", "Rulebook", _rulebook),
+    Step("palette", "Colours for every kind of colour vision", _palette),
     Step("simulation", "Short simulation", _simulation,
          skip=lambda ctx: "left out (--sim-games 0)" if ctx.options.sim_games == 0 else None),
 )

@@ -146,6 +146,11 @@ class EcologiesPlugin(LazyRecords):
 
         return (FOODWEB,)
 
+    def palette(self, deck, source=None):  # cardtool.games.palette.HasPalette
+        from cardtool.games.ecologies.render.palette import palette
+
+        return palette(deck, source)
+
     def faces(self, deck):
         from cardtool.games.ecologies.render.faces import EcologiesFaces
 

@@ -162,7 +162,7 @@ class SymbiosisPlugin(LazyRecords):
 
     # -- printing (cardtool.games.plugin.DrawsCards, WritesRulebook)
 
-    def palette(self, deck, source=None):  # cardtool.games.plugin.HasPalette
+    def palette(self, deck, source=None):  # cardtool.games.palette.HasPalette
         from cardtool.games.symbiosis.render.palette import palette
 
         return palette(deck, source)

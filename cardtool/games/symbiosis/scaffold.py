@@ -7,7 +7,7 @@ from cardtool.games.symbiosis.model import SymbiosisDeck
 from cardtool.render.environment import render
 
 SEASONS = (
-    dict(id="spring", name="Spring", colour_name="pink", colour="#f29bc1"),
+    dict(id="spring", name="Spring", colour_name="pink", colour="#d092af"),
     dict(id="summer", name="Summer", colour_name="yellow", colour="#f2c94c"),
     dict(id="autumn", name="Autumn", colour_name="orange", colour="#e07b39"),
     dict(id="winter", name="Winter", colour_name="blue", colour="#6fa8dc"),

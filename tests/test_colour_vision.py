@@ -1,0 +1,74 @@
+"""Colours players must tell apart stay apart for colour-blind players: validate warns, at the colour's
+field, about pairs too alike under deuteranopia, protanopia or tritanopia; the build shows the palette."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from cardtool.deck.loader import load, load_deck
+from cardtool.games.palette import PaletteColour
+from cardtool.issues import Report
+from cardtool.render.colour_vision import CODE, TOO_CLOSE, VISIONS, check_palette, close_pairs, palette_files, swatches
+from tests.conftest import DECKS
+
+
+@pytest.mark.parametrize("deck", ["ecologies-bizarre-biomes", "frozen-and-deep", "symbiosis"])
+def test_shipped_palettes_stay_apart_for_every_kind_of_colour_vision(deck):
+    result = load(DECKS / deck)
+    report = Report()
+    check_palette(result.deck, result.source, report)
+    assert [i.message for i in report.warnings] == []
+
+
+def _deck_with_colours(tmp_path, riparian: str, chaparral: str):
+    folder = tmp_path / "deck"
+    shutil.copytree(DECKS / "ecologies-bizarre-biomes", folder)
+    biomes = folder / "biomes.yaml"
+    text = biomes.read_text(encoding="utf-8")
+    text = text.replace('colour: "#75a867"', f'colour: "{riparian}"').replace('colour: "#c38823"',
+                                                                            f'colour: "{chaparral}"')
+    biomes.write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_a_pair_alike_only_to_protanopes_is_warned_at_the_colour_field(run_cli, tmp_path):
+    # the green and ochre the base deck had: plainly different to most eyes, all but one to a protanope
+    folder = _deck_with_colours(tmp_path, "#5a9e3a", "#c48a2c")
+    code, out, _ = run_cli("validate", folder)
+    assert code == 0  # a warning: the deck is still valid
+    [line] = [line for line in out.splitlines() if CODE in line]
+    assert "biomes.yaml:80:13:" in line  # the chaparral's colour: line
+    assert "CHA Chaparral (#c48a2c) and RIP Riparian (#5a9e3a) look alike to people with protanopia" in line
+    assert run_cli("validate", "--strict", folder)[0] == 1
+
+
+def test_a_pair_alike_to_everyone_says_so(tmp_path):
+    folder = _deck_with_colours(tmp_path, "#75a867", "#76a866")
+    result = load(folder)
+    report = Report()
+    check_palette(result.deck, result.source, report)
+    [issue] = report.warnings
+    assert issue.card == "chaparral" and issue.path == ("colour",) and "to everyone" in issue.message
+
+
+def test_each_vision_is_simulated_and_compared_perceptually():
+    red, green = PaletteColour("test", "red", "#d62728"), PaletteColour("test", "green", "#2ca02c")
+    [seen_red, _] = swatches([red, green])
+    assert seen_red.seen[0] == "#d62728" and len(set(seen_red.seen)) == len(VISIONS)
+    # the classic red/green pair: far apart for normal vision, close for a deuteranope
+    [pair] = close_pairs([red, green], threshold=40)
+    assert pair.vision in ("deuteranopia", "protanopia") and pair.difference < 40
+    assert close_pairs([red, green]) == [] or close_pairs([red, green])[0].difference < TOO_CLOSE
+    # one colour listed twice is one colour, not a pair to tell apart
+    assert close_pairs([red, PaletteColour("test", "red again", "#D62728")]) == []
+
+
+def test_the_build_writes_the_palette_as_each_vision_sees_it(tmp_path):
+    outputs, verdict = palette_files(load_deck(DECKS / "symbiosis"), tmp_path)
+    assert outputs == [("palette.svg", "Colours as each kind of colour vision sees them")]
+    svg = (tmp_path / "palette.svg").read_text(encoding="utf-8")
+    for vision, _, _ in VISIONS:
+        assert vision in svg
+    assert "Spring" in svg and "every pair differs" in verdict
