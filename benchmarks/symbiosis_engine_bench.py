@@ -60,10 +60,7 @@ class ReferenceGreedy(GreedyBot):
 def rate(deck, factory, seconds: float, first: int, pure: bool = False) -> tuple[float, float, int, list]:
     """(games per CPU second, games per wall second, games, final scores) of four-player games; with
     pure, on the pure-Python path (as without the compiled kernel)."""
-    if pure:
-        os.environ[accel.PURE_ENV] = "1"
-    else:
-        os.environ.pop(accel.PURE_ENV, None)
+    accel.set_pure(pure)
     games, scores = 0, []
     cpu, wall = time.process_time(), time.perf_counter()
     while games == 0 or time.process_time() - cpu < seconds:

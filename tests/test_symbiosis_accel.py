@@ -8,7 +8,10 @@ every observation, and GreedyBot with it the same games (every swap and every sc
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
+import subprocess
+import sys
 from types import SimpleNamespace
 
 import pytest
@@ -24,6 +27,14 @@ from cardtool.games.symbiosis.table import FIXED, CardTable
 from tests.conftest import DECKS
 
 TABLES = [("standard", 4), ("duel", 2), ("team", 4), ("standard", 3)]
+
+
+@pytest.fixture
+def pure():
+    """accel.set_pure, restored after the test."""
+    previous = accel.set_pure(False)
+    yield accel.set_pure
+    accel.set_pure(previous)
 
 
 @pytest.fixture(scope="module")
@@ -100,20 +111,19 @@ def _games(deck, mode, players, seeds):
 
 
 @pytest.mark.slow
-def test_thousands_of_seeded_games_are_identical_with_and_without_the_kernel(monkeypatch):
+def test_thousands_of_seeded_games_are_identical_with_and_without_the_kernel(pure):
     deck = load_deck(DECKS / "symbiosis")
     counts = {("standard", 4): 1500, ("duel", 2): 300, ("team", 4): 300, ("standard", 3): 300}
     for (mode, players), games in counts.items():
-        monkeypatch.delenv(accel.PURE_ENV, raising=False)
+        pure(False)
         fast = _games(deck, mode, players, range(games))
-        monkeypatch.setenv(accel.PURE_ENV, "1")
-        pure = _games(deck, mode, players, range(games))
-        differ = [i for i in range(games) if fast[i] != pure[i]]
+        pure(True)
+        slow = _games(deck, mode, players, range(games))
+        differ = [i for i in range(games) if fast[i] != slow[i]]
         assert not differ, f"{mode} {players}p: {len(differ)} of {games} games differ, first seed index {differ[0]}"
 
 
-def test_kernel_shuffle_is_random_shuffle(monkeypatch):
-    monkeypatch.delenv(accel.PURE_ENV, raising=False)
+def test_kernel_shuffle_is_random_shuffle(pure):
     for seed in range(300):
         cards = list(range(seed % 70))
         fast, pure = random.Random(seed), random.Random(seed)
@@ -124,12 +134,20 @@ def test_kernel_shuffle_is_random_shuffle(monkeypatch):
         assert shuffled == cards_pure and fast.random() == pure.random()
 
 
-def test_cardtool_pure_turns_the_kernel_off(table, monkeypatch):
+def test_set_pure_turns_the_kernel_off(table, pure):
     game = SymbiosisGame(table, 4, "standard", seed=1)
-    monkeypatch.setenv(accel.PURE_ENV, "1")
+    pure(True)
     assert not accel.wanted() and SeatGains(game, 0).kernel is None
-    monkeypatch.setenv(accel.PURE_ENV, "0")
+    pure(False)
     assert accel.wanted() and SeatGains(game, 0).kernel is not None
+
+
+@pytest.mark.parametrize(("value", "kernel"), [("1", False), ("yes", False), ("0", True), ("", True)])
+def test_cardtool_pure_in_the_environment_turns_the_kernel_off_from_the_start(value, kernel):
+    code = "from cardtool.games.symbiosis import accel; print(accel.wanted())"
+    env = {**os.environ, accel.PURE_ENV: value}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == str(kernel)
 
 
 def test_decks_whose_figures_could_pass_64_bits_stay_on_the_python_path():

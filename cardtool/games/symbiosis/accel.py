@@ -4,7 +4,8 @@
 gains.SeatGains is the readable reference; the kernel computes the same whole numbers in C, 64-bit, so
 it is used only for decks whose figures stay far below 2^63 (points, cards and seats bound every figure;
 the shipped decks are millions of times below). Without the kernel, with CARDTOOL_PURE set in the
-environment (to anything but "" or "0"), or for a deck outside its range, the pure-Python path runs and
+environment when cardtool starts (to anything but "" or "0"; set_pure in one process), or for a deck
+outside its range, the pure-Python path runs and
 plays the same games. tests/test_symbiosis_accel.py plays thousands of seeded games both ways.
 """
 
@@ -38,9 +39,20 @@ def installed() -> bool:
     return _KERNEL is not None
 
 
+_pure = os.environ.get(PURE_ENV, "") not in ("", "0")  # read once: asked at every deal
+
+
 def wanted() -> bool:
-    """Whether to use the kernel now: installed and not turned off by CARDTOOL_PURE."""
-    return _KERNEL is not None and os.environ.get(PURE_ENV, "") in ("", "0")
+    """Whether to use the kernel now: installed and not turned off (CARDTOOL_PURE at start, or set_pure)."""
+    return _KERNEL is not None and not _pure
+
+
+def set_pure(pure: bool) -> bool:
+    """Force the pure-Python path (True) or allow the kernel (False) from now on, as CARDTOOL_PURE does
+    at start (for tests and benchmarks that play both ways in one process); returns the previous setting."""
+    global _pure
+    previous, _pure = _pure, pure
+    return previous
 
 
 def fits(table, players: int, river_size: int) -> bool:
