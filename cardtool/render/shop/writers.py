@@ -16,6 +16,7 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
+from cardtool.csvtext import spreadsheet_text
 from cardtool.deck.model import Deck
 from cardtool.render.cards import DeckPrint
 from cardtool.render.shop.preflight import Preflight, check_pdf, check_pngs, check_text
@@ -93,7 +94,7 @@ def _png_files(stage: Path, preset: Preset, faces, singles: bytes, counts: dict,
     writer.writerow(["file", "card", "name", "quantity"])
     for face, name in zip(faces, names):
         if face.side == "front":
-            writer.writerow([name, face.card_id, face.name, counts[face.card_id]])
+            writer.writerow([name, face.card_id, spreadsheet_text(face.name), counts[face.card_id]])
     (stage / "quantities.csv").write_text(text.getvalue(), encoding="utf-8")
     return [*names, "quantities.csv"]
 
@@ -102,14 +103,21 @@ def cmyk_pdf(deck_print: DeckPrint, singles: bytes, order: list[int], preset: Pr
     """A PDF/X page per entry of order (a page of singles), each the face rasterised and made CMYK."""
     from cardtool.render.fitting import render_html
     from cardtool.render.images import rasterise
+    from cardtool.render.parallel import join, run_sliced
     from cardtool.render.reproducible import fixed_clock, w3c_date
     from cardtool.render.shop.colour import cmyk_jpeg
 
     width, height = preset.pixels
-    urls = {}
-    for number, picture in zip(sorted(set(order)), rasterise(singles, width, height, sorted(set(order)))):
-        jpeg = cmyk_jpeg(picture, profile, preset.ink_limit, preset.dpi)
-        urls[number] = "data:image/jpeg;base64," + base64.b64encode(jpeg).decode("ascii")
+    numbers = sorted(set(order))
+
+    def convert(start: int, end: int) -> list[bytes]:
+        """Faces start..end of numbers rasterised and made CMYK JPEGs (run on every core)."""
+        return [cmyk_jpeg(picture, profile, preset.ink_limit, preset.dpi)
+                for picture in rasterise(singles, width, height, numbers[start:end])]
+
+    jpegs = join(run_sliced(convert, len(numbers), 8))
+    urls = {number: "data:image/jpeg;base64," + base64.b64encode(jpeg).decode("ascii")
+            for number, jpeg in zip(numbers, jpegs)}
     icc = "data:application/vnd.iccprofile;base64," + base64.b64encode(profile.data).decode("ascii")
     html = _pages_html(preset, [urls[n] for n in order], icc, deck_print.deck.manifest.name)
     document = render_html(html, deck_print.base_url, what=f"deck {deck_print.deck.manifest.id}")
