@@ -11,6 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from cardtool.deck.loader import load_deck
+from cardtool.errors import RenderError
 from cardtool.render.cards import DeckPrint
 from cardtool.render.impose import PT_PER_MM
 from cardtool.render.sheets import CARD_SIZES, PAPERS, SheetSpec, layout
@@ -18,10 +19,19 @@ from tests.conftest import DECKS
 
 DPI = 100
 THREE = "spring-frog-per-pink,autumn-snail-3,summer-fish-per-fish"  # pink, orange and yellow Seasons
-COLOURS = {"spring-frog-per-pink": (0xf2, 0x9b, 0xc1), "autumn-snail-3": (0xe0, 0x7b, 0x39),
-           "summer-fish-per-fish": (0xf2, 0xc9, 0x4c)}
+
+
+def _season_colours() -> dict[str, tuple[int, int, int]]:
+    """Each THREE card's Season colour, read from the deck (the palette may change)."""
+    deck = load_deck(DECKS / "symbiosis")
+    seasons = {season.id: season.colour.lstrip("#") for season in deck.seasons}
+    return {card.id: tuple(int(seasons[card.season][i:i + 2], 16) for i in (0, 2, 4))
+            for card in deck.cards if card.id in THREE.split(",")}
+
+
+COLOURS = _season_colours()
 SYMBIOSIS_BACK = (0x1d, 0x4f, 0x63)
-STAMP = re.compile(rb"q (-?1) 0 0 (-?1) (-?[\d.]+) (-?[\d.]+) cm /Card(\d+) Do Q")
+STAMP = re.compile(rb"q (?:[-\d. ]+ re W n )?(-?1) 0 0 (-?1) (-?[\d.]+) (-?[\d.]+) cm /Card(\d+) Do Q")
 
 
 @pytest.fixture(scope="module")
@@ -69,9 +79,9 @@ def test_full_ecologies_pdf_has_a_backs_page_after_each_fronts_page():
     sheet, pdf = sheets(deck)
     reader = PdfReader(io.BytesIO(pdf))
     fronts = -(-deck.size // sheet.per_page)
-    assert len(reader.pages) == 2 * fronts == 28
-    for page in reader.pages:  # A4 landscape, in points
-        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx((841.89, 595.28), abs=0.1)
+    assert len(reader.pages) == 2 * fronts == 24  # 108 cards 9-up with shared cuts: 12 sheets
+    for page in reader.pages:  # A4 portrait, in points
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx((595.28, 841.89), abs=0.1)
     placed = [len(stamps(pdf, n)) for n in range(len(reader.pages))]
     assert sum(placed[0::2]) == sum(placed[1::2]) == deck.size
     assert "Print at 100% scale" in reader.pages[0].extract_text()
@@ -80,8 +90,11 @@ def test_full_ecologies_pdf_has_a_backs_page_after_each_fronts_page():
 def test_letter_paper_and_no_duplex(symbiosis):
     sheet, pdf = sheets(symbiosis, paper=PAPERS["letter"], duplex="none")
     reader = PdfReader(io.BytesIO(pdf))
-    assert len(reader.pages) == -(-symbiosis.size // sheet.per_page)
-    assert float(reader.pages[0].mediabox.width) == pytest.approx(279.4 * PT_PER_MM, abs=0.1)  # landscape
+    assert sheet.per_page == 9 and len(reader.pages) == -(-symbiosis.size // 9) == 4  # shared cuts, 9-up
+    assert float(reader.pages[0].mediabox.width) == pytest.approx(215.9 * PT_PER_MM, abs=0.1)  # portrait
+    separate, pdf = sheets(symbiosis, paper=PAPERS["letter"], duplex="none", cuts="separate")
+    assert separate.per_page == 6
+    assert float(PdfReader(io.BytesIO(pdf)).pages[0].mediabox.width) == pytest.approx(279.4 * PT_PER_MM, abs=0.1)
 
 
 @pytest.mark.parametrize("paper, bleed, duplex", [("a4", 3.0, "long"), ("a4", 3.0, "short"), ("a4", 0.0, "long"),
@@ -103,7 +116,7 @@ def test_cards_land_where_the_layout_says_and_backs_behind_fronts(symbiosis, pap
 
 @pytest.mark.parametrize("duplex", ["long", "short"])
 def test_pixels_bleed_marks_and_backs(symbiosis, duplex):
-    sheet, pdf = sheets(symbiosis, THREE, duplex=duplex)
+    sheet, pdf = sheets(symbiosis, THREE, duplex=duplex, cuts="separate")
     front, back = pixels(pdf, 0), pixels(pdf, 1)
     bleed = sheet.spec.bleed
     for card_id, cell, back_cell in zip(THREE.split(","), sheet.fronts, sheet.backs):
@@ -134,8 +147,8 @@ def _edges(image, y_mm: float, colour, tolerance=25) -> tuple[float, float]:
 
 def test_back_offset_moves_the_printed_backs(symbiosis):
     only = "spring-frog-per-pink"
-    sheet, plain = sheets(symbiosis, only, duplex="short")  # landscape A4, short edge: mirrored left-right
-    _, moved = sheets(symbiosis, only, duplex="short", back_offset=(2.0, 0.0))
+    sheet, plain = sheets(symbiosis, only, duplex="short", cuts="separate")  # landscape A4, short edge: mirrored
+    _, moved = sheets(symbiosis, only, duplex="short", back_offset=(2.0, 0.0), cuts="separate")  # left-right
     cell = sheet.backs[0]
     y = cell.y + cell.height / 2
     left, right = _edges(pixels(plain, 1), y, SYMBIOSIS_BACK)
@@ -158,9 +171,32 @@ def test_single_card_pages_have_trim_and_bleed_boxes(symbiosis):
 
 
 def test_card_sizes_scale_the_cards(symbiosis):
-    for name in ("bridge", "mini", "tarot"):
+    with pytest.raises(RenderError, match="below the 6 pt floor"):  # a mini card's text is too small to read
+        sheets(symbiosis, THREE, card=CARD_SIZES["mini"], duplex="none")
+    for name in ("bridge", "tarot"):
         size = CARD_SIZES[name]
         sheet, pdf = sheets(symbiosis, THREE, card=size, duplex="none")
         (_, _, _, w, h, _), *_ = stamps(pdf, 0)
         assert (w, h) == pytest.approx((size.width + 6, size.height + 6), abs=0.01)
         assert layout(sheet.spec).per_page == sheet.per_page
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_pixels_of_shared_cuts_bleed_outside_the_block_and_meet_at_the_cut(symbiosis, paper):
+    sheet, pdf = sheets(symbiosis, THREE, paper=PAPERS[paper], duplex="none")
+    assert sheet.cuts == "shared"
+    front = pixels(pdf, 0)
+    first, second = sheet.fronts[0], sheet.fronts[1]
+    colour0, colour1 = COLOURS["spring-frog-per-pink"], COLOURS["autumn-snail-3"]
+    y = first.y + first.height / 2
+    assert near(at(front, first.x + 1.0, y), colour0)  # the outer edge keeps its bleed
+    cut = first.trim[2]
+    assert cut == pytest.approx(second.trim[0])
+    assert near(at(front, cut - 0.6, y), colour0) and near(at(front, cut + 0.6, y), colour1)  # one cut between
+    assert near(at(front, first.x + first.width / 2, first.y + 0.8), colour0)  # top bleed, outside the block
+    below = first.trim[3] + first.bleed / 2  # nothing is printed below this first row: it keeps its bleed
+    assert near(at(front, first.x + first.width / 2, below), colour0)
+    vertical = [m for m in sheet.marks if m.x1 == m.x2 and max(m.y1, m.y2) <= first.trim[1]]
+    assert vertical  # marks at the top of every vertical cut, in the margin or (Letter) in the outer bleed
+    for mark in vertical:
+        assert sum(at(front, mark.x1, (mark.y1 + mark.y2) / 2)) < 3 * 200, mark

@@ -40,13 +40,16 @@ def test_long_text_is_shrunk_to_fit_and_reported(run_cli, tmp_path):
     assert code == 0 and "note: card red-swamp-crayfish: field 'text' set at" in out
 
 
-def test_text_scales_with_the_card_size():
+def test_text_scales_with_the_card_size_but_never_below_its_floor():
     deck = load_deck(DECKS / "ecologies-bizarre-biomes")
     poker, _ = DeckPrint(deck, CARD_SIZES["poker"], 3.0, "coyote").singles(backs=False)
-    mini, _ = DeckPrint(deck, CARD_SIZES["mini"], 3.0, "coyote").singles(backs=False)
-    assert mini[0].sizes["name"] == pytest.approx(poker[0].sizes["name"] * 0.7, abs=0.05)
+    bridge, _ = DeckPrint(deck, CARD_SIZES["bridge"], 3.0, "coyote").singles(backs=False)
+    assert bridge[0].sizes["name"] == pytest.approx(poker[0].sizes["name"] * 0.9, abs=0.05)
+    assert bridge[0].sizes["text"] == 6.0  # 6.6 pt x 0.9 would be 5.94: the gameplay floor holds
+    with pytest.raises(RenderError, match=r"card coyote: label '.*' on the front is set at .* below the 5 pt floor"):
+        DeckPrint(deck, CARD_SIZES["mini"], 3.0, "coyote").singles(backs=False)  # labels at 0.7 x
 
 
 def test_a_field_that_cannot_fit_names_its_minimum(tmp_path):
-    with pytest.raises(RenderError, match=r"card worm: field 'text' \(flavor\) does not fit .* even at 4.8 pt"):
+    with pytest.raises(RenderError, match=r"card worm: field 'text' \(flavor\) does not fit .* even at 6 pt"):
         DeckPrint(load_deck(DATA / "render" / "overflow"), CARD_SIZES["poker"], 3.0, "worm").singles()

@@ -110,22 +110,37 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
     """--only and --own: which of the deck's cards to render."""
     parser.add_argument("--only", metavar="ID,...", help="only these cards (comma-separated ids)")
     parser.add_argument("--own", action="store_true",
-                        help="only the cards this deck defines itself: an expansion's own cards, not its bases'")
+                        help="only the cards this deck defines itself, and for an expansion every base card whose "
+                             "printed face differs in the combined game (an update pack: replace those)")
 
 
 def _only(args: argparse.Namespace, deck) -> str | None:
-    """The --only list, checked against the deck, or with --own the ids of the cards the deck defines itself."""
+    """The --only list, checked against the deck, or with --own the update pack's cards: those the deck
+    defines itself and, for an expansion, the base cards it reprints (render/update_pack.py)."""
     if not args.own:
         if args.only is not None:
             check_only(args.only, deck)
         return args.only
     if args.only:
         raise UsageError("--own and --only exclude each other: list the cards with --only alone")
-    own = [card.id for card in deck.own_cards()]
-    if not own:
-        raise UsageError(f"--own: deck '{deck.manifest.id}' defines no cards of its own (it only changes its "
-                         "bases' cards); leave out --own to print them all")
-    return ",".join(own)
+    from cardtool.render.update_pack import update_pack
+
+    pack = update_pack(deck)
+    if not pack.ids:
+        raise UsageError(f"--own: deck '{deck.manifest.id}' defines no cards of its own and changes none of its "
+                         "bases' printed cards; leave out --own to print them all")
+    args.update_pack = pack  # for the summary printed after rendering
+    return ",".join(pack.ids)
+
+
+def _print_pack(args: argparse.Namespace) -> None:
+    pack = getattr(args, "update_pack", None)
+    if pack is None or not pack.replaced:
+        return
+    print(f"  update pack: {len(pack.own)} new card(s) and {len(pack.replaced)} reprinted base card(s); "
+          "replace these base cards with the new prints:")
+    for card in pack.replaced:
+        print(f"    {card.card_id} ({card.base}): {card.summary()}")
 
 
 def check_only(only: str, deck) -> None:
@@ -178,6 +193,7 @@ def run_cards(args: argparse.Namespace) -> int:
     print(f"{out}: {copies} cards on {pages} fronts page(s){backs}; {sheet.describe()}"
           f" ({time.perf_counter() - started:.1f} s)")
     _print_fitted(deck_print)
+    _print_pack(args)
     return 0
 
 
@@ -195,6 +211,7 @@ def run_images(args: argparse.Namespace) -> int:
     print(f"{out}/: {len(images)} PNG images of {first.width} x {first.height} px ({card.label} with "
           f"{bleed:g} mm bleed at {args.dpi} dpi), cards.csv, cards.pdf and contact-sheet.png"
           f" ({time.perf_counter() - started:.1f} s)")
+    _print_pack(args)
     return 0
 
 

@@ -42,6 +42,10 @@ def _checks(deck: str, standalone_only: bool) -> list[tuple[str, Report, bool]]:
         from cardtool.render.colour_vision import check_palette
 
         check_palette(combined.deck, combined.source, combined.report)
+    if combined.deck is not None and combined.report.ok:  # text that cannot fit even at its floor
+        from cardtool.render.print_checks import check_text_floors
+
+        check_text_floors(combined.deck, combined.source, combined.report)
     _check_directives(combined)
     manifest = combined.source.manifest if combined.source else None
     if manifest is None or not manifest.extends:

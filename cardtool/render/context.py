@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from cardtool.deck.containment import OUTSIDE, Outside, Remote, Roots, find_file
+from cardtool.deck.printing import Floors
 from cardtool.errors import RenderError
 from cardtool.render.environment import render, template_exists
 from cardtool.render.sheets import CardSize
@@ -53,11 +54,18 @@ class Frame:
 
 @dataclass(frozen=True)
 class TextField:
-    """A box of text the layout fits: its size on a poker card and the smallest size allowed (pt)."""
+    """A box of text the layout fits: its size on a poker card, the smallest size its layout allows (pt),
+    and whether it is gameplay text or a label (which text floor applies: deck/printing.py)."""
 
     name: str
     size: float
     minimum: float
+    kind: str = "text"  # text (gameplay) | label
+    #: The fit box's width and height in em on a poker card, kept in step with the stylesheet, for the
+    #: fast estimate `cardtool validate` makes (render/estimate.py); one_line boxes do not wrap.
+    box: tuple[float, float] | None = None
+    one_line: bool = False
+    spacing: float = 0.0  # letter-spacing, em
 
 
 @dataclass(frozen=True)
@@ -72,6 +80,7 @@ class Face:
     count: int = 1
     name: str = ""
     sizes: dict = field(default_factory=dict, compare=False)  # field -> pt, set by fitting
+    floors: Floors = Floors()  # the smallest gameplay text and labels the deck allows (pt)
 
     @property
     def key(self) -> str:

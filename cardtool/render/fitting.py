@@ -7,6 +7,11 @@ Overflowing fields are shrunk step by step (a few candidate sizes of every such 
 in one extra document) down to the minimum their layout sets; a field that still does not fit is an
 error naming card and field. Layouts are written to PDF at once, so only bytes and findings travel
 between the processes that share the work (render/cards.py).
+
+Text floors (deck/printing.py): no field shrinks below the floor of its kind, and every piece of text on a
+laid-out card, fitted or not, is measured: gameplay text (inside an element marked `data-floor="text"`)
+below the deck's text floor, or any other text (labels, flavour) below its label floor, is an error
+naming the card and the part, so a template cannot print 4 pt labels unnoticed.
 """
 
 from __future__ import annotations
@@ -51,7 +56,18 @@ def render_html(html: str, base_url: str, roots: Roots = Roots(()), what: str = 
     document = HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(font_config=font_config())
     _FETCHERS[document] = fetcher
     check_fetches(fetcher)
+    check_floors(document)
     return document
+
+
+def check_floors(document) -> None:
+    """RenderError naming the card and part of the first text laid out below its card's floor. Checked
+    on every layout, so a face kept in a cache passed it when it was made; fitted fields never shrink
+    below their floor, so only a template's fixed sizes (or a floor above a field's size) can fail."""
+    for page in document.pages:
+        found = small_text(page)
+        if found:
+            raise RenderError(min(found, key=lambda t: t.size).message())
 
 
 def write_pdf(document) -> bytes:
@@ -135,8 +151,55 @@ def _spill(box) -> tuple[str, float] | None:
 
 
 def base_sizes(face: Face, frame: Frame) -> dict[str, float]:
-    """The layout's sizes for a face's fields, scaled to the card."""
-    return {f.name: round(f.size * frame.scale, 2) for f in face.fields}
+    """The layout's sizes for a face's fields, scaled to the card (never below the field's text floor)."""
+    return {f.name: max(round(f.size * frame.scale, 2), floor(face, f.kind)) for f in face.fields}
+
+
+@dataclass(frozen=True)
+class SmallText:
+    """Text of one kind in one part of a laid-out card set below the card's floor for that kind (pt)."""
+
+    key: str  # card:side
+    part: str  # the data-field, else the classes of the elements holding the text
+    kind: str  # text | label
+    size: float
+    floor: float
+
+    def message(self) -> str:
+        card, side = self.key.split(":")
+        what = "gameplay text" if self.kind == "text" else "label"
+        setting = "print.text_floor" if self.kind == "text" else "print.label_floor"
+        return (f"card {card}: {what} '{self.part}' on the {side} is set at {self.size:g} pt, below the "
+                f"{self.floor:g} pt floor ({setting} in deck.yaml); shorten the text, enlarge it in the "
+                "template, or use a larger --card size")
+
+
+def small_text(page) -> list[SmallText]:
+    """Text on a laid-out page below its card's floors (the card root's data-floors="TEXT LABEL", in pt;
+    a card without it is not checked): the smallest size of each part that is, by kind."""
+    smallest: dict[tuple[str, str, str], float] = {}
+    floors: dict[str, tuple[float, float]] = {}
+    stack = [(page._page_box, None, "label", "", "")]
+    while stack:
+        box, key, kind, named, classed = stack.pop()  # the nearest data-field, the nearest class
+        card = _element_attr(box, "data-card")
+        if card is not None and _element_attr(box, "data-floors"):
+            key = f"{card}:{_element_attr(box, 'data-side')}"
+            text_floor, label_floor = _element_attr(box, "data-floors").split()
+            floors[key] = (float(text_floor), float(label_floor))
+        kind = _element_attr(box, "data-floor") or kind
+        named = _element_attr(box, "data-field") or named
+        classes = (_element_attr(box, "class") or "").split()
+        classed = " ".join((classed.split()[-1:] if classed else []) + classes[-1:]) if classes else classed
+        if type(box).__name__ == "TextBox" and key is not None and getattr(box, "text", "").strip():
+            size = round(box.style["font_size"] * 0.75, 2)  # CSS px to pt
+            limit = floors[key][0 if kind == "text" else 1]
+            if size < limit - 0.01:
+                where = (key, named or classed or "text", kind)
+                smallest[where] = min(size, smallest.get(where, size))
+        stack.extend((child, key, kind, named, classed) for child in getattr(box, "children", ()))
+    return [SmallText(key, part, kind, size, floors[key][0 if kind == "text" else 1])
+            for (key, part, kind), size in smallest.items()]
 
 
 def with_sizes(face: Face, frame: Frame) -> Face:
@@ -144,6 +207,10 @@ def with_sizes(face: Face, frame: Frame) -> Face:
     sizes = base_sizes(face, frame)
     sizes.update(face.sizes)
     return replace(face, sizes=sizes)
+def floor(face: Face, kind: str) -> float:
+    return face.floors.text if kind == "text" else face.floors.label
+
+
 
 
 def _ladder(size: float, minimum: float, fill: float = 1.0) -> list[float]:
@@ -205,7 +272,7 @@ def fit(faces: Sequence[Face], frame: Frame, lay_out: Callable[[Sequence[Face]],
     ladders: dict[str, dict[str, list[float]]] = {}
     for key, fields in wanted.items():
         face = by_key[key]
-        minimum = {f.name: f.minimum for f in face.fields}
+        minimum = {f.name: max(f.minimum, floor(face, f.kind)) for f in face.fields}
         ladders[key] = {name: _ladder(face.sizes[name], min(minimum[name], face.sizes[name]), fill[key, name])
                         for name in fields}
     depth = {key: max(len(ladder) for ladder in ladders[key].values()) for key in wanted}

@@ -129,6 +129,20 @@ def _cards(ctx: Context) -> tuple[list[Output], str]:
     return [Output("cards.pdf", "Print-and-play cards (PDF)", note)], message
 
 
+def _update_pack(ctx: Context) -> tuple[list[Output], str]:
+    """An expansion's update pack (render/update_pack.py): its cards and the base cards it reprints."""
+    from cardtool.render import update_pack
+
+    outputs, message = update_pack.run(ctx)
+    return [Output(*output) for output in outputs], message
+
+
+def _update_pack_skip(ctx: Context) -> str | None:
+    from cardtool.render import update_pack
+
+    return update_pack.skip(ctx)
+
+
 def _images(ctx: Context) -> tuple[list[Output], str]:
     from cardtool.render.images import card_images
 
@@ -187,6 +201,7 @@ def _simulation(ctx: Context) -> tuple[list[Output], str]:
 STEPS: tuple[Step, ...] = (
     Step("validate", "Validate the deck", _validate),  # then the game's own steps (game_steps)
     Step("cards", "Print-and-play cards", _cards),
+    Step("update-pack", "Update pack (base cards to replace)", _update_pack, skip=_update_pack_skip),
     Step("images", "Card images", _images),
     Step("rulebook", "Rulebook", _rulebook),
     Step("palette", "Colours for every kind of colour vision", _palette),

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from cardtool.deck.printing import back_of
+from cardtool.deck.printing import back_of, floors_of
 from cardtool.games.ecologies.model import HEALTHY_ROLES, Biome, EcologiesDeck, Factor, Organism, format_vp
 from cardtool.render.bases import back_source
 from cardtool.render.context import (Face, TextField, art_url, back_template, deck_roots, icon_url, initials, ink_on,
@@ -27,10 +27,16 @@ PLACEMENT = {
 }
 KIND_TITLES = {"organism": "Organism", "biome": "Biome", "factor": "Factor"}
 
-ORGANISM_FIELDS = (TextField("name", 9.0, 6.0), TextField("text", 6.6, 4.8))
-BIOME_FIELDS = (TextField("name", 13.0, 8.0), TextField("bonus", 9.2, 5.0), TextField("flavor", 6.4, 4.8))
-FACTOR_FIELDS = (TextField("name", 10.5, 7.0), TextField("text", 8.4, 5.0), TextField("flavor", 6.4, 4.8))
-BACK_FIELDS = (TextField("title", 17.0, 9.0), TextField("subtitle", 8.5, 5.0))
+# Fields shrink to fit down to the larger of their layout's minimum and the deck's floor for their kind
+# (deck/printing.py: 6 pt gameplay text, 5 pt labels); 7 pt names keep the scientific name (0.8 em) at 5.6.
+# Boxes (em, poker card) follow ecologies/cards.css: a trim of 18 x 25.2 em less each panel's insets.
+ORGANISM_FIELDS = (TextField("name", 9.0, 7.0, box=(15.5, 2.75)), TextField("text", 6.6, 6.0, box=(15.3, 8.0)))
+BIOME_FIELDS = (TextField("name", 13.0, 8.0, box=(16.3, 2.9)), TextField("bonus", 9.2, 6.0, box=(15.2, 5.2)),
+                TextField("flavor", 6.4, 5.0, "label", box=(16.0, 2.55)))
+FACTOR_FIELDS = (TextField("name", 10.5, 7.0, box=(15.5, 2.65)), TextField("text", 8.4, 6.0, box=(15.2, 5.55)),
+                 TextField("flavor", 6.4, 5.0, "label", box=(16.0, 2.55)))
+BACK_FIELDS = (TextField("title", 17.0, 9.0, "label", box=(16.9, 2.1), one_line=True, spacing=0.08),
+               TextField("subtitle", 8.5, 5.0, "label", box=(16.9, 1.0), one_line=True, spacing=0.25))
 
 
 @dataclass(frozen=True)
@@ -163,10 +169,12 @@ class EcologiesFaces:
     def __init__(self, deck: EcologiesDeck):
         self.deck = deck
         self.root = deck_roots(deck)  # art and icons may come from the deck or its bases
+        self.floors = floors_of(deck.manifest)  # the smallest text it allows (deck.yaml print:)
         self.names = {card.id: card.name for card in deck.cards}
         self.biome_marks = {b.code: self._biome_mark(b) for b in deck.biomes}
         self.effects = EffectText({b.code: b.name for b in deck.biomes})
         self._back: EcologiesBack | None = None
+        self._roles: dict[str, RoleMark] = {}
 
     def _icon(self, *names: str) -> str:
         return icon_url(*names, deck_root=self.root)
@@ -176,7 +184,9 @@ class EcologiesFaces:
                          self._icon(f"biomes/{biome.code}.svg", "biomes/generic.svg"))
 
     def role(self, code: str) -> RoleMark:
-        return RoleMark(code, ROLE_NAMES[code], ROLE_COLOURS[code], self._icon(f"roles/{code}.svg"))
+        if code not in self._roles:  # looked up once: every organism shows a few of the six
+            self._roles[code] = RoleMark(code, ROLE_NAMES[code], ROLE_COLOURS[code], self._icon(f"roles/{code}.svg"))
+        return self._roles[code]
 
     def _art(self, card, colour: str) -> Art:
         tint = mix(colour, "#ffffff", 0.55)
@@ -187,12 +197,12 @@ class EcologiesFaces:
     def front(self, card) -> Face:
         if isinstance(card, Organism):
             return Face(card.id, "front", "ecologies/organism.html.j2", self.organism(card), ORGANISM_FIELDS,
-                        card.count, card.name)
+                        card.count, card.name, floors=self.floors)
         if isinstance(card, Biome):
             return Face(card.id, "front", "ecologies/biome.html.j2", self.biome(card), BIOME_FIELDS,
-                        card.count, card.name)
+                        card.count, card.name, floors=self.floors)
         return Face(card.id, "front", "ecologies/factor.html.j2", self.factor(card), FACTOR_FIELDS,
-                    card.count, card.name)
+                    card.count, card.name, floors=self.floors)
 
     def organism(self, card: Organism) -> OrganismCard:
         biomes = tuple(self.biome_marks[code] for code in card.biomes)
@@ -225,7 +235,7 @@ class EcologiesFaces:
         template, key = back_template(self.game, card.kind)
         if self._back is None:
             self._back = self._back_context()
-        return Face(key, "back", template, self._back, BACK_FIELDS, 1, "Back")
+        return Face(key, "back", template, self._back, BACK_FIELDS, 1, "Back", floors=self.floors)
 
     def _back_context(self) -> "EcologiesBack":
         """The back drawn from the deck whose back this one prints (an expansion: its base game's, biome

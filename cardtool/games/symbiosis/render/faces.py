@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardtool.deck.printing import back_of
+from cardtool.deck.printing import back_of, floors_of
 from cardtool.games.symbiosis.model import SymbiosisCard, SymbiosisDeck
 from cardtool.render.bases import back_source
 from cardtool.render.context import (Face, TextField, art_url, back_template, deck_roots, icon_url, ink_on, mix,
                                      picture_url)
 
-CARD_FIELDS = (TextField("name", 10.0, 6.5), TextField("rule", 7.0, 5.0))
-BACK_FIELDS = (TextField("title", 18.0, 9.0),)
+# Rule and hint are gameplay text (>= 6 pt). Boxes (em, poker card) follow symbiosis/cards.css.
+CARD_FIELDS = (TextField("name", 10.0, 6.5, box=(15.4, 2.1)), TextField("rule", 7.0, 6.0, box=(14.9, 2.65)))
+BACK_FIELDS = (TextField("title", 18.0, 9.0, "label", box=(16.8, 2.3), one_line=True, spacing=0.08),)
 VARIABLE_HINT = "Side column: your neighbour's pond. Middle: your own pond."
 
 
@@ -71,6 +72,7 @@ class SymbiosisFaces:
     def __init__(self, deck: SymbiosisDeck):
         self.deck = deck
         self.root = deck_roots(deck)  # art and icons may come from the deck or its bases
+        self.floors = floors_of(deck.manifest)  # the smallest text it allows (deck.yaml print:)
         self.animals = {a.id: Mark(a.id, a.name, self._icon(f"animals/{a.id}.svg", "animals/generic.svg"))
                         for a in deck.animals}
         self.plurals = {a.id: a.plural_name for a in deck.animals}
@@ -99,7 +101,8 @@ class SymbiosisFaces:
             id=card.id, name=card.name, animal=self.animals[card.animal], season=season, rule=self.rule(card),
             art=art_url(self.root, card.art, card.id), paper=mix(season.colour, "#ffffff", 0.75),
             flavor=card.flavor)
-        return Face(card.id, "front", "symbiosis/card.html.j2", context, CARD_FIELDS, card.count, card.name)
+        return Face(card.id, "front", "symbiosis/card.html.j2", context, CARD_FIELDS, card.count, card.name,
+                    floors=self.floors)
 
     def back(self, card: SymbiosisCard) -> Face:
         template, key = back_template(self.game, card.kind)
@@ -108,7 +111,7 @@ class SymbiosisFaces:
             back = back_of(source.manifest)
             title = f"{back.title}: {back.subtitle}" if back.subtitle else back.title
             self._back = SymbiosisBack(title, tuple(s.colour for s in source.seasons))
-        return Face(key, "back", template, self._back, BACK_FIELDS, 1, "Back")
+        return Face(key, "back", template, self._back, BACK_FIELDS, 1, "Back", floors=self.floors)
 
     def faces(self) -> list[tuple[Face, Face]]:
         return [(self.front(card), self.back(card)) for card in self.deck.cards]
