@@ -165,3 +165,47 @@ def test_the_search_evaluation_is_chosen_in_its_name(deck):
     assert not alone.fitted  # the model is of races between seats: alone, the standing is weighed
     with pytest.raises(UsageError, match="eval=magic.*expected one of standing, fitted"):
         make_bots(["search:eval=magic", "greedy"], BOTS, game)
+
+
+def test_the_fitted_evaluation_is_asked_from_the_seat_whose_turn_just_ended(deck):
+    """The model was fitted for the seat that has just played: after the other seat's turn, a seat's
+    chance is one less the other's; after its own, the model's answer for it."""
+    from cardtool.games.ecologies.evaluation import win_chance
+    from cardtool.games.ecologies.search import fitted_chance
+
+    game = EcologiesGame(deck, 2, "multi", 5)
+    state = game.new_initial_state()
+    bots = bots_for(game, ("greedy", "greedy"))
+    rng = random.Random(1)
+    while state.turn < 3:
+        seat = state.current_player
+        state.apply(bots[seat].choose(state.observation(seat), state.legal_actions(), rng))
+    assert not state.is_over() and (state.turn - 1) % 2 == 0  # seat 0 has just played
+    assert fitted_chance(game, state, 0) == win_chance(game, state, 0)
+    assert fitted_chance(game, state, 1) == pytest.approx(1.0 - win_chance(game, state, 0))
+    assert fitted_chance(game, state, 1) != pytest.approx(win_chance(game, state, 1))
+
+
+def test_the_search_ends_a_phase_only_when_greedy_would_with_end_greedy(deck):
+    """`search:end=greedy` weighs only how to act while GreedyBot's first choice is to act: it never ends
+    the play or purchase phase then, even with the smallest head start for greedy's choice."""
+    from cardtool.engine.bots import make_bots
+    from cardtool.errors import UsageError
+    from cardtool.games.ecologies.actions import EndPhase
+
+    game = EcologiesGame(deck, 2, "multi", 4)
+    searcher = make_bots(["search:end=greedy:iters=4:prior=0.0001", "greedy"], BOTS, game)[0]
+    assert searcher.end == "greedy" and make_bots(["search:end=weighed", "greedy"], BOTS, game)[0].end == "weighed"
+    greedy = GreedyBot(game.public(0))
+    state, rng, checked = game.new_initial_state(), random.Random(2), 0
+    while not state.is_over() and checked < 12:
+        seat = state.current_player
+        observation, legal = state.observation(seat), state.legal_actions()
+        if (seat == 0 and state.phase in ("play", "purchase") and not state.stack and len(legal) > 1
+                and type(greedy.ranked(observation, legal, random.Random(0))[0][1]) is not EndPhase):
+            assert type(searcher.choose(observation, legal, random.Random(checked))) is not EndPhase
+            checked += 1
+        state.apply(greedy.choose(observation, legal, rng))
+    assert checked >= 4
+    with pytest.raises(UsageError, match="end=never.*expected one of weighed, greedy"):
+        make_bots(["search:end=never", "greedy"], BOTS, game)

@@ -1,15 +1,20 @@
 """Ecologies' SearchBot: determinized search (after Cowling, Powley and Whitehouse's determinization
 baseline for information-set search). It ranks the actions as GreedyBot does, then for each of the best
-few (and ending the phase) deals the hidden cards at random (observation.sample_state), plays the action
+few deals the hidden cards at random (observation.sample_state), plays the action
 and lets GreedyBots play on to the end of the turn (`depth` turns), with the same deal and random numbers
 for every candidate, and keeps the action whose rollouts end best. How an end is weighed is `eval=`:
 `fitted` (the default) is the chance of winning by a logistic model fitted to the outcomes of greedy
-games (evaluation.py); `standing` is the seat's standing against the best opponent (VP, web health,
-lasting cards, hand: GreedyBot's own terms; winning outright counts most), the evaluation before it.
+games (evaluation.py), asked from the side of the seat whose turn has just ended, the side it was
+fitted for; `standing` is the seat's standing against the best opponent (VP, web health, lasting cards,
+hand: GreedyBot's own terms; winning outright counts most), the evaluation before it. Ending the play or
+purchase phase is a candidate only when it is GreedyBot's first choice (`end=greedy`, the default): the
+fitted model can value a card held in hand that fits a web above the VP of playing it, so weighed
+against acting (`end=weighed`), ending the phase was chosen too often, and cost games.
 A move that wins at once is taken without weighing, and GreedyBot's own first choice gets a small head
 start in every world (`prior`), so that only a clear gain in the rollouts overrides the heuristic. What
 to offer in a trade and how to arrange a web it leaves to GreedyBot, and its rollouts make no offers. Its budget
-(`search:iters=N`, rollouts a decision, default 48 over 6 candidates; or `search:ms=T`, not reproducible)
+(`search:iters=N`, rollouts a decision, default 14 over 6 candidates: 2 worlds each, since within the
+turn the dealt world rarely changes the choice; or `search:ms=T`, not reproducible)
 comes in its name.
 
 Built from a public `Seat` only; it sees the game only through observations. Imported by bots.py (the
@@ -37,6 +42,17 @@ WEBS, LASTING, HAND = 0.6, 0.6, 0.4
 EVALUATIONS = ("standing", "fitted")
 
 
+#: `end=weighed`: ending the phase is always a candidate; `end=greedy`: only when GreedyBot's first choice.
+ENDINGS = ("weighed", "greedy")
+
+
+def ending_name(text: str) -> str:
+    """The `end=` option: when ending a phase is weighed against acting."""
+    if text not in ENDINGS:
+        raise ValueError(f"one of {', '.join(ENDINGS)}")
+    return text
+
+
 def evaluation_name(text: str) -> str:
     """The `eval=` option: how a rollout's end is weighed."""
     if text not in EVALUATIONS:
@@ -51,25 +67,27 @@ class SearchBot:
     spread evenly over the candidates, at least `MIN_WORLDS` worlds each; or, with `ms`, as many whole
     worlds as fit in that many milliseconds of wall-clock time (at least one), which is not reproducible:
     the choice then depends on the machine's speed. `width` is how many of GreedyBot's best actions are
-    candidates (ending the phase always is one); `depth` how many turns a rollout plays (1: to the end of
+    candidates (and ending the phase, with `end=weighed`); `depth` how many turns a rollout plays (1: to the end of
     the turn being played; 2: through the next seat's turn too).
     """
 
     name = "search"
     OPTIONS = {"iters": positive_int, "ms": positive_float, "width": positive_int, "depth": positive_int,
-               "eval": evaluation_name, "prior": positive_float}
-    ITERS = 48  # the default budget, in rollouts a decision (6 worlds each for 6 candidates and ending)
+               "eval": evaluation_name, "prior": positive_float, "end": ending_name}
+    ITERS = 14  # the default budget, in rollouts a decision (2 worlds each for up to 7 candidates)
     MIN_WORLDS = 2
     EVAL = "fitted"
+    END = "greedy"
     #: Per evaluation, the head start GreedyBot's own first choice is given in every world (VP-equivalents
     #: of `outcome`; win chance of the fitted model): only a clearer gain in the rollouts overrides it.
     PRIOR = {"standing": 0.25, "fitted": 0.02}
 
     def __init__(self, public: Seat, iters: int | None = None, ms: float | None = None, width: int = 6,
-                 depth: int = 1, eval: str | None = None, prior: float | None = None):
+                 depth: int = 1, eval: str | None = None, prior: float | None = None, end: str | None = None):
         if iters is not None and ms is not None:
             raise UsageError("bot 'search' takes a budget in iters or in ms, not both")
         self.public, self.width, self.depth = public, width, depth
+        self.end = end or self.END
         # the fitted model is of two-player (and more) races to 12 VP; alone, the standing is the score
         self.fitted = (eval or self.EVAL) == "fitted" and public.mode != "single" and public.players > 1
         self.prior = self.PRIOR["fitted" if self.fitted else "standing"] if prior is None else prior
@@ -88,7 +106,10 @@ class SearchBot:
         ranked = self.greedy.ranked(observation, legal, rng)
         shortlist = [action for _, action in ranked[: self.width]]
         end = next((a for a in legal if type(a) is EndPhase), None)
-        if end is not None and end not in shortlist:
+        if self.end == "greedy":
+            if type(shortlist[0]) is not EndPhase:  # act, as GreedyBot would: the search only picks how
+                shortlist = [a for a in shortlist if type(a) is not EndPhase]
+        elif end is not None and end not in shortlist:
             shortlist.append(end)
         if len(shortlist) == 1:
             return shortlist[0]
@@ -113,7 +134,7 @@ class SearchBot:
                 if state.is_over() and state.winners() == [seat]:
                     return action  # wins outright: nothing to weigh
                 self._play_out(state, stop_turn, random.Random(seed))
-                totals[i] += (win_chance(self.game, state, seat) if self.fitted
+                totals[i] += (fitted_chance(self.game, state, seat) if self.fitted
                               else outcome(self.game, state, seat))
             worlds += 1
         totals[0] += self.prior * (worlds - self.MIN_WORLDS)
@@ -137,6 +158,16 @@ class SearchBot:
                 action = greedy.choose(state.observation(state.current_player), legal, rng)
             state.apply(action)
             steps += 1
+
+
+def fitted_chance(game, state, seat: int) -> float:
+    """The fitted model's chance that `seat` wins, asked from the view it was fitted for: that of the seat
+    whose turn has just ended. After another seat's turn (`depth` 2 or more) in a two-player game, that is
+    one less the other seat's chance."""
+    mover = (state.turn - 1) % game.players
+    if mover == seat or game.players != 2 or state.is_over():
+        return win_chance(game, state, seat)
+    return 1.0 - win_chance(game, state, mover)
 
 
 def standing(game, state, seat: int) -> float:
