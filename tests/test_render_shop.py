@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import io
 import shutil
 import subprocess
 
@@ -181,3 +182,35 @@ def test_a_missing_cmyk_profile_says_how_to_get_one(tmp_path):
     (tmp_path / "srgb.icc").write_bytes(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
     with pytest.raises(UsageError, match="not CMYK"):
         find_profile(tmp_path / "srgb.icc")
+
+
+def _bad_pdf() -> bytes:
+    """A one-page PDF with what shops reject: an unembedded font, a 10 px RGB image drawn 2 in wide, a
+    400% CMYK fill and a half-transparent graphics state; boxes right for the DriveThruCards preset."""
+    pdf = pikepdf.new()
+    image = pikepdf.Stream(pdf, bytes(10 * 10 * 3), Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image,
+                           Width=10, Height=10, ColorSpace=pikepdf.Name.DeviceRGB, BitsPerComponent=8)
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)
+    state = pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, ca=0.5)
+    content = b"q 1 1 1 1 k 0 0 50 50 re f Q q /G0 gs 144 0 0 144 20 20 cm /Im0 Do Q BT /F1 9 Tf 60 120 Td (Hi) Tj ET"
+    page = pikepdf.Page(pikepdf.Dictionary(
+        Type=pikepdf.Name.Page, MediaBox=[-9, -9, 189, 261], BleedBox=[-9, -9, 189, 261], TrimBox=[0, 0, 180, 252],
+        Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(Im0=image), Font=pikepdf.Dictionary(F1=font),
+                                     ExtGState=pikepdf.Dictionary(G0=state)),
+        Contents=pikepdf.Stream(pdf, content)))
+    pdf.pages.append(page)
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def test_preflight_finds_unembedded_fonts_low_resolution_rgb_transparency_and_ink():
+    report = Preflight("bad.pdf", presets.PRESETS["drivethrucards"])
+    check_pdf(report, _bad_pdf(), ["wolf front"], text=False)
+    found = {f.check: f for f in report.findings}
+    assert set(found) >= {"pdf/x", "fonts", "resolution", "colour", "ink"}
+    assert "Helvetica is not embedded" in found["fonts"].message and found["fonts"].card == "wolf front"
+    assert "5 dpi" in found["resolution"].message
+    assert "400% total ink" in found["ink"].message
+    assert any("transparency" in f.message for f in report.findings if f.check == "colour")
+    assert not any(f.check == "boxes" for f in report.findings)

@@ -101,6 +101,7 @@ def test_url_base_names_the_images_where_they_will_be_uploaded(tmp_path):
     assert main(["render", "tts", str(DECKS / "symbiosis"), "--only", "winter-fish-7", "--out", str(out),
                  "--url-base", "https://example.org/deck/"]) == 0
     [top] = json.loads((out / "symbiosis.json").read_text())["ObjectStates"]
+    assert top["Name"] == "Card" and top["CardID"] == 100  # one copy of one card: TTS wants a Card, not a Deck
     entry = next(iter(top["CustomDeck"].values()))
     assert entry["FaceURL"] == "https://example.org/deck/sheet-1.png"
     assert entry["BackURL"] == "https://example.org/deck/back.png"
