@@ -40,8 +40,10 @@ def _checks(deck: str, standalone_only: bool) -> list[tuple[str, Report, bool]]:
     combined = load(deck, standalone=standalone_only)
     if combined.deck is not None and combined.report.ok:  # colours alike to colour-blind players (H8)
         from cardtool.render.colour_vision import check_palette
+        from cardtool.render.icons import check_icon_tokens
 
         check_palette(combined.deck, combined.source, combined.report)
+        check_icon_tokens(combined.deck, combined.source, combined.report)  # `:P:` tokens name known icons
     if combined.deck is not None and combined.report.ok:  # text that cannot fit even at its floor
         from cardtool.render.print_checks import check_text_floors
 

@@ -54,7 +54,9 @@ def template_exists(name: str) -> bool:
 
 @lru_cache(maxsize=None)
 def environment() -> Environment:
-    return Environment(
+    from cardtool.render.icons import inline_icons
+
+    env = Environment(
         loader=ChoiceLoader([FileSystemLoader(str(templates_dir())), _PluginTemplates()]),
         # Markup is escaped; YAML scaffolds (*.yaml.j2) are written as they are.
         autoescape=select_autoescape(["html", "svg", "xml", "html.j2", "svg.j2", "xml.j2"]),
@@ -62,6 +64,8 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters["icons"] = inline_icons  # {{ text|icons(urls) }}: `:P:` tokens drawn inline (H8)
+    return env
 
 
 def render(template: str, **context) -> str:

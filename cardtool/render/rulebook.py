@@ -22,6 +22,8 @@ from cardtool.errors import DeckError, RenderError, UsageError
 from cardtool.render.cards import stylesheet
 from cardtool.render.context import deck_roots
 from cardtool.render.environment import render
+from cardtool.render.icon_links import icon_urls
+from cardtool.render.icons import icons_in_html
 from cardtool.render.fitting import render_html, write_pdf
 from cardtool.issues import Location, Report
 from cardtool.render.sheets import Paper
@@ -81,8 +83,10 @@ class Slugs:
         return slug
 
 
-def markdown_chapters(paths, directives: dict, slugs: Slugs, roots: Roots | None = None) -> list[Chapter]:
-    """Each Markdown file as chapters: a `#` heading starts a chapter, `##` a section inside it.
+def markdown_chapters(paths, directives: dict, slugs: Slugs, roots: Roots | None = None,
+                      icons: dict | None = None) -> list[Chapter]:
+    """Each Markdown file as chapters: a `#` heading starts a chapter, `##` a section inside it; `:P:`
+    tokens named in icons (cardtool.render.icons.icon_urls) are drawn as the game's icons.
 
     Sections, and the pictures and files they name, must lie inside roots (the deck's folders: by default
     the folder of each section); a picture on the network is refused, so the book never fetches one."""
@@ -138,6 +142,8 @@ def markdown_chapters(paths, directives: dict, slugs: Slugs, roots: Roots | None
                     token.content = str(_directive(token.info, token.content, directives, path,
                                                    f"{line}:{max(column, 1)}"))
             html = md.renderer.render(piece, md.options, {})
+            if icons:
+                html = icons_in_html(html, icons)
             chapters.append(Chapter(headings[0].id, headings[0].title, Markup(html), tuple(headings)))
     return chapters
 
@@ -171,7 +177,7 @@ def rulebook_context(deck: Deck, paper: Paper) -> Rulebook:
     introduction = getattr(parts, "introduction", None)  # optional: chapters between components and prose
     for title, html in (introduction() if introduction else ()):
         chapters.append(_generated(slugs, title, html))
-    prose = markdown_chapters(deck.manifest.rulebook, parts.directives(), slugs, deck_roots(deck))
+    prose = markdown_chapters(deck.manifest.rulebook, parts.directives(), slugs, deck_roots(deck), icon_urls(deck))
     if not prose:
         chapters.append(_generated(slugs, "How to play", Markup(
             "<p class='missing'>This deck has no rulebook sections yet: list Markdown files under "

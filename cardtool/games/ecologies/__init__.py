@@ -146,6 +146,11 @@ class EcologiesPlugin(LazyRecords):
 
         return (FOODWEB,)
 
+    def icon_tokens(self, deck):  # cardtool.games.tokens.HasIconTokens
+        from cardtool.games.ecologies.render.tokens import icon_tokens
+
+        return icon_tokens(deck)
+
     def palette(self, deck, source=None):  # cardtool.games.palette.HasPalette
         from cardtool.games.ecologies.render.palette import palette
 

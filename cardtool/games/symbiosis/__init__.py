@@ -162,6 +162,11 @@ class SymbiosisPlugin(LazyRecords):
 
     # -- printing (cardtool.games.plugin.DrawsCards, WritesRulebook)
 
+    def icon_tokens(self, deck):  # cardtool.games.tokens.HasIconTokens
+        from cardtool.games.symbiosis.render.tokens import icon_tokens
+
+        return icon_tokens(deck)
+
     def palette(self, deck, source=None):  # cardtool.games.palette.HasPalette
         from cardtool.games.symbiosis.render.palette import palette
 
