@@ -20,7 +20,7 @@ from cardtool.deck.loader import load_deck
 from cardtool.engine.playout import play
 from cardtool.engine.seeds import derive_seed
 from cardtool.games.symbiosis import PLUGIN, accel
-from cardtool.games.symbiosis.bots import GreedyBot
+from cardtool.games.symbiosis.bots import GreedyBot, SearchBot
 from cardtool.games.symbiosis.engine import SymbiosisGame
 from cardtool.games.symbiosis.gains import SeatGains
 from cardtool.games.symbiosis.table import FIXED, CardTable
@@ -121,6 +121,23 @@ def test_thousands_of_seeded_games_are_identical_with_and_without_the_kernel(pur
         slow = _games(deck, mode, players, range(games))
         differ = [i for i in range(games) if fast[i] != slow[i]]
         assert not differ, f"{mode} {players}p: {len(differ)} of {games} games differ, first seed index {differ[0]}"
+
+
+def test_search_bot_plays_the_same_games_with_and_without_the_kernel(pure):
+    """SearchBot's candidates (the gains rows), sampled worlds (the shuffle) and rollouts (the choice)."""
+    deck = load_deck(DECKS / "symbiosis")
+    for mode, players in (("duel", 2), ("standard", 3)):
+        played = []
+        for setting in (False, True):
+            pure(setting)
+            games = []
+            for index in range(4):
+                game = PLUGIN.new_game(deck, players, mode, derive_seed(15, index, "search"))
+                bots = [SearchBot(game.public(seat), iters=8) for seat in range(players)]
+                state = play(game, bots)
+                games.append(([(a.river, a.pond, a.flip) for a in state.history], state.scores()))
+            played.append(games)
+        assert played[0] == played[1]
 
 
 def test_kernel_shuffle_is_random_shuffle(pure):
