@@ -71,6 +71,9 @@ def search(player: Player, out: Path, budget: Budget, name: str, say: Callable[[
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     params = player.params
     storage = JournalStorage(JournalFileBackend(str(out / JOURNAL)))
+    earlier = [study.study_name for study in storage.get_all_studies()]
+    if earlier and name not in earlier:
+        say(f"a new search: the deck or the tuning file changed since the search kept in {out / JOURNAL}")
     study = optuna.create_study(
         study_name=name, storage=storage, direction="minimize", load_if_exists=True,
         sampler=optuna.samplers.TPESampler(seed=player.tuning.plan.seed, n_startup_trials=8),
