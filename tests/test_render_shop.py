@@ -214,3 +214,18 @@ def test_preflight_finds_unembedded_fonts_low_resolution_rgb_transparency_and_in
     assert "400% total ink" in found["ink"].message
     assert any("transparency" in f.message for f in report.findings if f.check == "colour")
     assert not any(f.check == "boxes" for f in report.findings)
+
+
+def test_low_resolution_art_fails_a_raster_shop_by_card(tmp_path, capsys):
+    """A 40 px picture fills a card's art area at far under 300 dpi: The Game Crafter's PNGs have the
+    shop's pixels, but the art prints blurred, so the preflight fails naming the card."""
+    deck = tmp_path / "symbiosis"
+    shutil.copytree(DECKS / "symbiosis", deck)
+    (deck / "art").mkdir()
+    Image.new("RGB", (40, 40), "#3a7").save(deck / "art" / "frog.png")
+    cards = deck / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace(
+        "  - id: summer-frog-7\n", "  - id: summer-frog-7\n    art: art/frog.png\n", 1), encoding="utf-8")
+    out = tmp_path / "tgc"
+    assert main(["render", "shop", str(deck), "--shop", "tgc", "--only", "summer-frog-7", "--out", str(out)]) == 1
+    assert "FAIL resolution: page 1 (summer-frog-7 front): an image of 40 x 40 px" in capsys.readouterr().out

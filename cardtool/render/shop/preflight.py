@@ -196,7 +196,23 @@ def _check_object(report: Preflight, kind: str, obj, ctm, extra, number: int, la
         report.add("colour" if cmyk else "resolution", "an inline image, which cardtool cannot check", number, labels)
 
 
-def _check_image(report: Preflight, image, ctm, number: int, labels) -> None:
+def check_art(report: Preflight, pdf: bytes, labels: Sequence[str]) -> None:
+    """The effective resolution of the pictures on the vector layout a raster file is made from: art drawn
+    at 100 dpi prints blurred, however many pixels the shop's file has."""
+    import pikepdf
+
+    count = 0
+    with pikepdf.open(io.BytesIO(pdf)) as document:
+        for number, page in enumerate(document.pages, start=1):
+            for kind, obj, ctm, _ in _walk(page.obj, page.obj.get("/Resources"), IDENTITY, set()):
+                if kind == "image":
+                    count += 1
+                    _check_resolution(report, obj, ctm, number, labels)
+    report.checked["resolution"] = (f"{count} pictures on the cards, each at least {report.preset.dpi} dpi as "
+                                    "drawn (on the layout the files are made from)")
+
+
+def _check_resolution(report: Preflight, image, ctm, number: int, labels) -> None:
     preset = report.preset
     width, height = int(image.get("/Width", 0)), int(image.get("/Height", 0))
     placed_w, placed_h = math.hypot(ctm[0], ctm[1]) / 72, math.hypot(ctm[2], ctm[3]) / 72  # inches
@@ -205,6 +221,11 @@ def _check_image(report: Preflight, image, ctm, number: int, labels) -> None:
         if dpi < preset.dpi * 0.98:
             report.add("resolution", f"an image of {width} x {height} px is placed at {_mm(placed_w * INCH)} x "
                                      f"{_mm(placed_h * INCH)} mm: {dpi:.0f} dpi, under {preset.dpi}", number, labels)
+
+
+def _check_image(report: Preflight, image, ctm, number: int, labels) -> None:
+    preset = report.preset
+    _check_resolution(report, image, ctm, number, labels)
     if preset.colour != "cmyk":
         return
     space = _space(image.get("/ColorSpace"))

@@ -19,7 +19,7 @@ from pathlib import Path
 from cardtool.csvtext import spreadsheet_text
 from cardtool.deck.model import Deck
 from cardtool.render.cards import DeckPrint
-from cardtool.render.shop.preflight import Preflight, check_pdf, check_pngs, check_text
+from cardtool.render.shop.preflight import Preflight, check_art, check_pdf, check_pngs, check_text
 from cardtool.render.shop.presets import Preset
 
 REPORT = "preflight.txt"
@@ -53,6 +53,7 @@ def shop_files(deck: Deck, preset: Preset, only: str | None, out: Path, reads=()
     with staged_dir(out, reads=reads, command=command) as stage:
         if preset.output == "png-files":
             files = _png_files(stage, preset, faces, singles, counts, report)
+            check_art(report, singles, labels)
             check_text(report, singles, labels, what="on the layout the PNGs are made from")
             pages = len(files) - 1
         else:
@@ -66,6 +67,9 @@ def shop_files(deck: Deck, preset: Preset, only: str | None, out: Path, reads=()
             else:
                 pdf = cmyk_pdf(deck_print, singles, order, preset, cmyk)
                 check_pdf(report, pdf, page_labels, text=False)
+                resolution = report.checked.pop("resolution")  # of the pages' own images: the shop's dpi by making
+                check_art(report, singles, labels)
+                report.checked["resolution"] = f"{resolution}; {report.checked['resolution']}"
                 check_text(report, singles, labels, what="on the vector layout, before it is rasterised")
             (stage / PDF_NAME).write_bytes(pdf)
             files, pages = [PDF_NAME], len(order)
