@@ -139,3 +139,16 @@ def test_a_candidate_plays_the_same_games_on_a_dask_cluster(tmp_path):
         remote = Player(tuning, SYMBIOSIS, source, params, tmp_path / "remote",
                         scheduler=cluster.scheduler_address).play(values)
     assert remote.games == local.games == 80 and remote.findings == local.findings
+
+
+def test_each_changed_value_costs_what_the_tuning_file_says(tmp_path):
+    from cardtool.balance.play import Player
+
+    report = Report()
+    tuning = read_tuning(tuning_file(tmp_path, "cost_per_change: 1000\n" + SMALL), report)
+    source = load(SYMBIOSIS).source
+    params = parameters(tuning, source, report)
+    player = Player(tuning, SYMBIOSIS, source, params, tmp_path, jobs=1)
+    same = player.play({params[0].name: 3})
+    changed = player.play({params[0].name: 2})
+    assert same.penalty < 1000 <= changed.penalty

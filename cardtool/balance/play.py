@@ -73,6 +73,7 @@ class Player:
         setup = None
         played = Played(values, 0, math.inf)
         seeds = search_seeds(plan.seed, len(plan.looks))
+        cost = self.tuning.cost_per_change * sum(values[p.name] != p.current for p in self.params)
         for k, seed in enumerate(seeds):
             players = setup.players if setup else prepare(deck, games=1, players=plan.players, mode=plan.mode,
                                                           bots=plan.bots, seed=seed).players
@@ -81,10 +82,10 @@ class Player:
                             max_turns=plan.max_turns)
             records += run(setup, jobs=self.jobs, scheduler=self.scheduler).records
             findings = measure(analyse(records, spec), self.tuning.targets, self.kinds)
-            played = Played(values, len(records), penalty(findings), findings)
+            played = Played(values, len(records), penalty(findings) + cost, findings)
             if k == len(seeds) - 1:
                 break
-            if hopeful(findings) > best:
+            if hopeful(findings) + cost > best:
                 played.stopped = f"hopeless after {len(records)} games"
                 break
             if look is not None and look(len(records), played.penalty):

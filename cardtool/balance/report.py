@@ -41,7 +41,9 @@ def report_md(deck_name: str, tuning, outcome: Outcome, params, checks: list[Che
     lines = [f"# Balance of {deck_name}: before and after", "",
              f"Tuning file `{tuning.file}`. The search played {outcome.trials} candidates ({outcome.games} games, "
              f"bots {tuning.plan.bots}, seeds from {tuning.plan.seed}); its penalty (the sum of squares of how far "
-             f"each estimate lies outside its target) went from {outcome.baseline.penalty:.1f} to "
+             f"each estimate lies outside its target"
+             + (f", plus {tuning.cost_per_change:g} for each value changed" if tuning.cost_per_change else "")
+             + f") went from {outcome.baseline.penalty:.1f} to "
              f"{outcome.best.penalty:.1f}.", "", "## What changed", ""]
     moved = changes(outcome, params)
     if moved:

@@ -71,6 +71,7 @@ class Tuning:
     targets: Targets
     plan: Plan
     text: str  # the file as read, for the search's identity (a changed file starts a new search)
+    cost_per_change: float = 0.0  # penalty for each value that differs from the deck's
 
 
 def read_tuning(path: Path, report: Report) -> Tuning | None:
@@ -99,7 +100,8 @@ def read_tuning(path: Path, report: Report) -> Tuning | None:
         report.error("schema", f"targets.length: the low end {targets.length[0]:g} is above the high end "
                      f"{targets.length[1]:g}", location=doc.locate(("targets", "length")))
         return None
-    return Tuning(Path(path), changes, fixed, targets, plan, Path(path).read_text(encoding="utf-8"))
+    return Tuning(Path(path), changes, fixed, targets, plan, Path(path).read_text(encoding="utf-8"),
+                  data.get("cost_per_change", 0.0))
 
 
 def _change(doc: SourceDoc, index: int, entry: dict, report: Report) -> Change:
