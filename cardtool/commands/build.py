@@ -34,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sim-games", type=int, default=200, metavar="N",
                         help="games in the short simulation with the game's default bots (default 200; 0: none)")
     parser.add_argument("--seed", type=int, default=1, help="the simulation's seed (default 1)")
+    parser.add_argument("--no-cache", dest="cache", action="store_false",
+                        help="make every output anew, ignoring and then emptying the build folder's cache "
+                             "(<out>/.cardtool-cache; by default what did not change is reused)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,9 +45,13 @@ def run(args: argparse.Namespace) -> int:
     check_dpi(args.dpi)
     options = BuildOptions(sheet=sheet_spec(args), dpi=args.dpi,
                            image_bleed=parse_length(args.image_bleed, what="image bleed"), standalone=args.standalone,
-                           sim_games=args.sim_games, sim_seed=args.seed)
+                           sim_games=args.sim_games, sim_seed=args.seed, cache=args.cache)
     result = build_deck(Path(args.deck), options, args.out, report=print)
-    print(f"{result.out}/index.html: {len(result.outputs)} outputs in {result.seconds:.1f} s")
+    files = len(result.written) + len(result.unchanged)
+    changed = (f"nothing changed: none of its {files} files rewritten" if not result.written else
+               f"{len(result.written)} of {files} files written, {len(result.unchanged)} unchanged")
+    reused = f"; reused {', '.join(result.reused)}" if result.reused else ""
+    print(f"{result.out}/index.html: {len(result.outputs)} outputs in {result.seconds:.1f} s ({changed}{reused})")
     if any(o.path == "sim/report.html" for o in result.outputs):
         print(f"simulation report: {result.out}/sim/report.html (and report.pdf)")
     return 0

@@ -13,7 +13,9 @@ from cardtool.deck.model import Card, Deck
 from cardtool.errors import UnknownCardError, UsageError
 from cardtool.render.context import Face, Frame, deck_roots
 from cardtool.render.environment import environment, render
-from cardtool.render.fitting import LaidOut, base_sizes, fit, render_html
+from cardtool.render.cache import code_fingerprint, key_of, named_files_digest
+from cardtool.render.cache import current as current_cache
+from cardtool.render.fitting import LaidOut, Overflow, base_sizes, fit, overflows, render_html, write_pages
 from cardtool.render.impose import Note, SheetPage, Stamp, impose, merge
 from cardtool.render.parallel import MAX_WORKERS, join, run_sliced, slices
 from cardtool.render.reproducible import epoch
@@ -97,6 +99,8 @@ class DeckPrint:
         self.base_url = Path(deck.manifest.root).resolve().as_uri() + "/"
         self.roots = deck_roots(deck)
         self.fitted: list[Fitted] = []
+        self.batches: list[tuple[int, int]] = []  # per lay_out call: faces taken from the build's cache, laid out
+        self.face_pdfs: list[bytes] = []  # by singles(): each face's own one-page PDF, in faces order
 
     def faces(self, backs: bool = True) -> list[Face]:
         """Every different face: the fronts in deck order, then each different back."""
@@ -110,30 +114,59 @@ class DeckPrint:
                        for f in faces for name, base in base_sizes(f, self.frame).items()
                        if (size := f.sizes[name]) < base]
 
-    def single_html(self, faces: list[Face]) -> str:
+    def single_html(self, faces: list[Face], htmls: list[Markup] | None = None) -> str:
         frame = self.frame
-        context = SingleContext(self.deck.manifest.name, frame.width, frame.height, frame.bleed,
-                                tuple(card_html(f, frame) for f in faces), self.css)
+        cards = tuple(htmls) if htmls is not None else tuple(card_html(f, frame) for f in faces)
+        context = SingleContext(self.deck.manifest.name, frame.width, frame.height, frame.bleed, cards, self.css)
         return render("single.html.j2", doc=context)
 
-    def _single_document(self, faces):
-        return render_html(self.single_html(list(faces)), self.base_url, self.roots, f"deck {self.deck.manifest.id}")
+    def _single_document(self, faces, htmls: list[Markup] | None = None):
+        return render_html(self.single_html(list(faces), htmls), self.base_url, self.roots,
+                           f"deck {self.deck.manifest.id}")
+
+    def face_key(self, html: str) -> str:
+        """What a face's page is made from, as one digest: its HTML, the stylesheet, the page's size and
+        title, and the content of every file they name (art, icons)."""
+        frame = self.frame
+        return key_of("face", code_fingerprint(), self.deck.manifest.name, repr(frame), self.base_url,
+                      str(self.css), html, named_files_digest(html, str(self.css)))
 
     def lay_out(self, faces) -> LaidOut:
-        """Faces one a page: a long run cut in LAYOUT_PARTS halves, each ONE WeasyPrint document; on two
-        cores both are laid out at once, which takes about half the time. The cut does not depend on the
-        machine's cores, so neither do the PDF's bytes (each part embeds its own font subsets)."""
+        """Faces one a page, each page its own PDF (render/cache.py keeps them by content). Faces the
+        build's cache holds are taken from it; the others, a long run cut in LAYOUT_PARTS halves, are
+        laid out in ONE WeasyPrint document each; on two cores both at once, which takes about half the
+        time. A face's PDF holds its own font subsets, so its bytes depend on nothing but the face."""
         faces = list(faces)
-        cuts = slices(len(faces), LAYOUT_PARTS if len(faces) >= PARALLEL_FROM else 1) or [(0, 0)]
-        parts = run_sliced(lambda first, last: [LaidOut.of(self._single_document(faces[start:end]))
-                                                for start, end in cuts[first:last]], len(cuts))
-        return LaidOut.join(join(parts))
+        htmls = [card_html(f, self.frame) for f in faces]
+        cache = current_cache()
+        keys = [self.face_key(h) for h in htmls] if cache is not None else []
+        found = {i: hit for i, key in enumerate(keys) if (hit := cached_face(cache, key, faces[i].key, self.frame)) is not None}
+        todo = [i for i in range(len(faces)) if i not in found]
+        cuts = slices(len(todo), LAYOUT_PARTS if len(todo) >= PARALLEL_FROM else 1)
+        parts = join(run_sliced(lambda first, last: [self._laid_pages([faces[todo[j]] for j in range(start, end)],
+                                                                      [htmls[todo[j]] for j in range(start, end)])
+                                                     for start, end in cuts[first:last]], len(cuts))) if todo else []
+        made = dict(zip(todo, (page for part in parts for page in part)))
+        if cache is not None:
+            for i in todo:
+                keep_face(cache, keys[i], *made[i])
+        pages = [found[i] if i in found else made[i] for i in range(len(faces))]
+        self.batches.append((len(found), len(todo)))
+        return LaidOut([pdf for pdf, _ in pages], [(i, 0) for i in range(len(pages))],
+                       [o for _, found_here in pages for o in found_here])
+
+    def _laid_pages(self, faces: list[Face], htmls: list[Markup]) -> list[tuple[bytes, list[Overflow]]]:
+        """Faces laid out in one document: each face's own PDF and what overflowed in it."""
+        document = self._single_document(faces, htmls)
+        found = overflows(document)
+        return [(pdf, [o for o in found if o.key == face.key]) for face, pdf in zip(faces, write_pages(document))]
 
     def singles(self, backs: bool = True) -> tuple[list[Face], bytes]:
         """Each different face on its own page, trim size plus bleed, text fitted: (faces, PDF)."""
         epoch()  # a malformed SOURCE_DATE_EPOCH fails here, before any layout, not in a worker
         faces, laid = fit(self.faces(backs), self.frame, self.lay_out)
         self._record(faces)
+        self.face_pdfs = [laid.pdfs[pdf] for pdf, _ in laid.pages]
         return faces, merge(laid.pdfs, laid.pages, self.deck.manifest.name)
 
     def sheets(self, spec: SheetSpec) -> tuple[Layout, bytes]:
@@ -145,6 +178,45 @@ class DeckPrint:
         copies = [(index[front.key], index.get(back.key, -1)) for front, back in self.pairs
                   for _ in range(count[front.card_id])]
         return sheet, impose(singles, sheet_pages(sheet, copies), self.deck.manifest.name)
+
+
+def cached_face(cache, key: str, face_key: str, frame: Frame) -> tuple[bytes, list[Overflow]] | None:
+    """A face's PDF and what overflowed in it, from the build's cache, if the entry passes every check:
+    its blob matches its digest, it is one page of the face's size, its findings name this face."""
+    entry = cache.get("face", key)
+    if entry is None:
+        return None
+    pdf = cache.read(entry.blobs.get("pdf", ""))
+    try:
+        found = [Overflow(face_key, str(o["field"]), str(o["part"]), float(o["fill"]))
+                 for o in entry.meta["overflows"] if o["key"] == face_key]
+        ok = pdf is not None and len(found) == len(entry.meta["overflows"]) and _one_page(pdf, frame)
+    except (KeyError, TypeError, ValueError):
+        ok = False
+    if not ok:
+        cache.damaged(key)
+        return None
+    return pdf, found
+
+
+def _one_page(pdf: bytes, frame: Frame) -> bool:
+    from io import BytesIO
+
+    from pypdf import PdfReader
+    from pypdf.errors import PyPdfError
+
+    try:
+        pages = PdfReader(BytesIO(pdf), strict=True).pages
+        box = pages[0].mediabox if len(pages) == 1 else None
+    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+        return False
+    wanted = (frame.full_width * 72 / 25.4, frame.full_height * 72 / 25.4)
+    return box is not None and abs(float(box.width) - wanted[0]) < 0.5 and abs(float(box.height) - wanted[1]) < 0.5
+
+
+def keep_face(cache, key: str, pdf: bytes, found: list[Overflow]) -> None:
+    cache.store("face", key, {"overflows": [{"key": o.key, "field": o.field, "part": o.part, "fill": o.fill}
+                                            for o in found]}, {"pdf": cache.put(pdf)})
 
 
 def sheet_pages(sheet: Layout, copies: list[tuple[int, int]]) -> list[SheetPage]:

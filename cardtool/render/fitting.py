@@ -80,6 +80,16 @@ def write_pdf(document) -> bytes:
     return pdf
 
 
+def write_pages(document) -> list[bytes]:
+    """Each page of the document as a PDF of its own (fonts subset to that page alone, so its bytes do
+    not depend on the other pages: a build can keep and reuse it by content); checked as write_pdf."""
+    pdfs = [weasyprint_pdf(document.copy([page])) for page in document.pages]
+    fetcher = _FETCHERS.get(document)  # copies load through the same fetcher
+    if fetcher is not None:
+        check_fetches(fetcher)
+    return pdfs
+
+
 @dataclass(frozen=True)
 class Overflow:
     """A fit box whose text does not fit: the card, the side, the fitted field and the part that spills."""

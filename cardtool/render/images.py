@@ -12,7 +12,9 @@ from pathlib import Path
 from cardtool.csvtext import spreadsheet_text
 from cardtool.deck.model import Deck
 from cardtool.errors import RenderError
+from cardtool.render.cache import current as current_cache
 from cardtool.render.cards import DeckPrint
+from cardtool.render.image_cache import ImageReuse
 from cardtool.render.output import staged_dir
 from cardtool.render.parallel import join, run_sliced
 from cardtool.render.sheets import CardSize
@@ -72,17 +74,20 @@ def card_images(deck: Deck, card: CardSize, bleed: float, dpi: int, only: str | 
         raise RenderError(f"a card id clashes with the back's file name {BACK_PREFIX}back.png; rename the card")
     with staged_dir(out) as stage:
         (stage / "cards.pdf").write_bytes(pdf)
+        reuse = ImageReuse(current_cache(), deck_print.face_pdfs, (width, height, dpi))  # a build's cache
+        todo = reuse.missing(stage, [image.file for image in images])
 
         def save(start: int, end: int) -> list:
-            """Rasterise and write pages start..end; return their thumbnails for the contact sheet."""
-            pages = rasterise(pdf, width, height, range(start, end))
+            """Rasterise and write the pages todo[start:end]; return their thumbnails for the contact sheet."""
+            pages = rasterise(pdf, width, height, todo[start:end])
             thumbs = []
-            for image, picture in zip(images[start:end], pages):
+            for image, picture in zip([images[i] for i in todo[start:end]], pages):
                 picture.save(stage / image.file, dpi=(dpi, dpi), compress_level=3)
                 thumbs.append(picture.resize((THUMB_WIDTH, round(THUMB_WIDTH * height / width))))
             return thumbs
 
-        thumbs = join(run_sliced(save, len(images), 8))
+        made = join(run_sliced(save, len(todo), 8)) if todo else []
+        thumbs = reuse.thumbnails(stage, [image.file for image in images], todo, made)
         _write_index(stage / "cards.csv", images)
         contact_sheet(thumbs, images).save(stage / "contact-sheet.png", optimize=True)
     return images

@@ -137,11 +137,13 @@ def check_out_folder(out: Path, reads: Iterable[Path] = (), flag: str = "--out")
 
 @contextmanager
 def staged_dir(final: Path, reads: Iterable[Path] = (), flag: str = "--out",
-               command: str = "cardtool") -> Iterator[Path]:
+               command: str = "cardtool", changes: dict | None = None) -> Iterator[Path]:
     """A fresh folder to fill; on success its files replace cardtool's own in `final`, on error `final` is kept.
 
     Files the same `command` wrote there before and did not write now are removed; files other commands
-    wrote there (render cards into a build folder) are kept unless this run writes the same names.
+    wrote there (render cards into a build folder) are kept unless this run writes the same names. A file
+    whose new content is what `final` already holds is left as it is (same mtime): `changes`, if given,
+    gets "written" and "unchanged", the names of each kind.
 
     Inside another staging folder (build's images/) it is just that folder: the outer one stages it."""
     final = Path(final)
@@ -160,7 +162,9 @@ def staged_dir(final: Path, reads: Iterable[Path] = (), flag: str = "--out",
     os.chmod(stage, 0o777 & ~_umask())  # mkdtemp makes folders private; outputs are ordinary folders
     try:
         yield stage
-        _commit(stage, final, command)
+        written, unchanged = _commit(stage, final, command)
+        if changes is not None:
+            changes.update(written=written, unchanged=unchanged)
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         if created and final.is_dir() and not _visible(final):
@@ -173,8 +177,29 @@ def _files_below(folder: Path) -> set[str]:
     return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() or p.is_symlink()}
 
 
-def _commit(stage: Path, final: Path, command: str) -> None:
-    """Move the staged files in, replacing and removing only files cardtool's manifests list."""
+def _same_content(staged: Path, target: Path) -> bool:
+    """Whether an output already holds exactly what was staged for it (a regular file, no link)."""
+    if target.is_symlink() or not target.is_file() or staged.is_symlink():
+        return False
+    try:
+        if os.path.samefile(staged, target):
+            return True
+        if staged.stat().st_size != target.stat().st_size:
+            return False
+        with staged.open("rb") as a, target.open("rb") as b:
+            while True:
+                chunk = a.read(1 << 20)
+                if chunk != b.read(1 << 20):
+                    return False
+                if not chunk:
+                    return True
+    except OSError:
+        return False
+
+
+def _commit(stage: Path, final: Path, command: str) -> tuple[list[str], list[str]]:
+    """Move the staged files in, replacing and removing only files cardtool's manifests list; a file
+    cardtool wrote whose content would not change is kept as it is. Returns (written, unchanged)."""
     new = _files_below(stage) - {MANIFEST}
     own = _manifest(final)
     if own is not None:
@@ -195,14 +220,16 @@ def _commit(stage: Path, final: Path, command: str) -> None:
         shown = ", ".join(conflicts[:5]) + (" ..." if len(conflicts) > 5 else "")
         raise UsageError(f"{final} holds files that cardtool did not write where it would write its own "
                          f"({shown}); move them away or give another output folder")
+    unchanged = {name for name in new if name in owned and _inside(final, final / name)
+                 and _same_content(stage / name, final / name)}
     trash = Path(tempfile.mkdtemp(dir=final, prefix=".cardtool-old-"))
     try:
-        for name in sorted(((previous - protected) | new) - {MANIFEST}):
+        for name in sorted(((previous - protected) | new) - {MANIFEST} - unchanged):
             target = final / name
             if _inside(final, target) and (target.is_file() or target.is_symlink()):
                 (trash / name).parent.mkdir(parents=True, exist_ok=True)
                 os.rename(target, trash / name)
-        for name in sorted(new):
+        for name in sorted(new - unchanged):
             (final / name).parent.mkdir(parents=True, exist_ok=True)
             os.rename(stage / name, final / name)
         _remove_empty_folders(final, {str(PurePosixPath(n).parent) for n in previous})
@@ -210,6 +237,7 @@ def _commit(stage: Path, final: Path, command: str) -> None:
         _write_manifest(final, kept | dict.fromkeys(new, command))
     finally:
         shutil.rmtree(trash, ignore_errors=True)
+    return sorted(new - unchanged), sorted(unchanged)
 
 
 def _in_the_way(final: Path, name: str, owned: set[str]) -> bool:
@@ -235,11 +263,18 @@ def _remove_empty_folders(final: Path, folders: set[str]) -> None:
 
 
 def _write_manifest(folder: Path, files: dict[str, str]) -> None:
+    """Write the folder's manifest, unless it already says exactly this."""
     from cardtool import __version__
     from cardtool.render.environment import write_atomic
 
-    write_atomic(folder / MANIFEST, json.dumps({"written_by": f"cardtool {__version__}", "files": files},
-                                               indent=1, sort_keys=True) + "\n")
+    text = json.dumps({"written_by": f"cardtool {__version__}", "files": files}, indent=1, sort_keys=True) + "\n"
+    path = folder / MANIFEST
+    try:
+        if path.is_file() and not path.is_symlink() and path.read_text(encoding="utf-8") == text:
+            return
+    except (OSError, UnicodeDecodeError):
+        pass
+    write_atomic(path, text)
 
 
 def _umask() -> int:

@@ -5,6 +5,12 @@ previous outputs whole (what other commands or people put there, such as sim/, i
 The steps are the STEPS tuple below, in order, with the deck's game's own steps (its plugin's
 build_steps, e.g. Ecologies' food-web report) after validation; adding a step is adding one Step there. A step gets the build context and returns the files it wrote, each with a title for
 index.html.
+
+Each step but validation is kept in the build cache, <out>/.cardtool-cache (render/cache.py), under the
+digest of what it reads (cardtool's code, every file of the deck and its bases, the options): run again
+with nothing changed, a step is reused, and an output whose bytes would not change is not rewritten.
+Within a step that must run, card faces (and the rulebook's document) are reused by their own content,
+so one changed card lays out only its own face. Cached or not, a build writes the same bytes.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from pathlib import Path
 from cardtool.deck.loader import load
 from cardtool.deck.model import Deck
 from cardtool.errors import DeckError
+from cardtool.render import step_cache
+from cardtool.render.cache import BuildCache, code_fingerprint, key_of, named_files_digest, tree_digest, using
 from cardtool.render.environment import render
 from cardtool.render.output import staged_dir
 from cardtool.render.reproducible import fixed_clock
@@ -32,6 +40,7 @@ class BuildOptions:
     standalone: bool = False  # an expansion alone, without its bases
     sim_games: int = 200  # games in the short simulation; 0 leaves it out
     sim_seed: int = 1
+    cache: bool = True  # reuse what the build folder's cache holds (--no-cache: make everything anew)
 
 
 @dataclass(frozen=True)
@@ -50,6 +59,8 @@ class Context:
     folder: Path  # where this build writes (a staging folder)
     deck: Deck | None = None
     warnings: list[str] = field(default_factory=list)
+    cache: BuildCache | None = None
+    detail: str = ""  # what a step reused, for the terminal only (index.html says the same either way)
 
 
 @dataclass(frozen=True)
@@ -70,6 +81,7 @@ class Step:
     title: str
     run: Callable[[Context], tuple[list[Output], str]]
     skip: Callable[[Context], str | None] = lambda ctx: None
+    cached: bool = True  # kept in the build cache by the digest of the deck's files and the options
 
 
 @dataclass(frozen=True)
@@ -77,6 +89,9 @@ class BuildResult:
     out: Path
     steps: tuple[StepResult, ...]
     seconds: float
+    written: tuple[str, ...] = ()  # files written anew
+    unchanged: tuple[str, ...] = ()  # files whose bytes were already right, left as they were
+    reused: tuple[str, ...] = ()  # steps taken whole from the cache
 
     @property
     def outputs(self) -> tuple[Output, ...]:
@@ -121,12 +136,20 @@ def _cards(ctx: Context) -> tuple[list[Output], str]:
     deck_print = DeckPrint(ctx.deck, spec.card, spec.bleed)
     sheet, pdf = deck_print.sheets(spec)
     (ctx.folder / "cards.pdf").write_bytes(pdf)
+    ctx.detail = _faces_detail(deck_print)
     copies = ctx.deck.size
     note = (f"{copies} cards, {sheet.pages(copies)} fronts pages" + (" each followed by its backs page"
             if spec.duplex != "none" else "") + f"; {sheet.describe()}")
     fitted = [f"{f.card_id} {f.field} at {f.size:g} pt" for f in deck_print.fitted]
     message = note + (f"; text shrunk to fit: {', '.join(fitted)}" if fitted else "")
     return [Output("cards.pdf", "Print-and-play cards (PDF)", note)], message
+
+
+def _faces_detail(deck_print) -> str:
+    if not deck_print.batches:
+        return ""
+    reused, made = deck_print.batches[0]
+    return f"{reused} faces reused, {made} rendered"
 
 
 def _update_pack(ctx: Context) -> tuple[list[Output], str]:
@@ -147,9 +170,13 @@ def _images(ctx: Context) -> tuple[list[Output], str]:
     from cardtool.render.images import card_images
 
     options = ctx.options
+    before = ctx.cache.tally.copy() if ctx.cache is not None else None
     images = card_images(ctx.deck, options.sheet.card, options.image_bleed, options.dpi, None,
                          ctx.folder / "images")
     size = f"{images[0].width} x {images[0].height} px at {options.dpi} dpi"
+    if before is not None:
+        reused, made = ctx.cache.tally.since(before, "image")
+        ctx.detail = f"{reused} images reused, {made} rasterised"
     return [Output("images/contact-sheet.png", "Contact sheet of every card"),
             Output("images/cards.csv", "Card images list for a print shop (file, copies)"),
             Output("images/cards.pdf", "One card a page with bleed, TrimBox and BleedBox (PDF)"),
@@ -166,9 +193,33 @@ def _palette(ctx: Context) -> tuple[list[Output], str]:  # H8: the colour-blind 
 def _rulebook(ctx: Context) -> tuple[list[Output], str]:
     from cardtool.render.rulebook import rulebook_pdf
 
-    pdf, pages = rulebook_pdf(ctx.deck, ctx.options.sheet.paper)
+    pdf, pages = _rulebook_document(ctx)
     (ctx.folder / "rulebook.pdf").write_bytes(pdf)
     return [Output("rulebook.pdf", "Rulebook (PDF)", f"{pages} pages")], f"{pages} pages"
+
+
+def _rulebook_document(ctx: Context) -> tuple[bytes, int]:
+    """The rulebook's PDF, reused when what it is made from (its typed context: every text, table and
+    picture it shows, and the files they name) is unchanged, so a card it does not show changes nothing."""
+    from cardtool.render.rulebook import rulebook_context, rulebook_pdf
+
+    paper, cache = ctx.options.sheet.paper, ctx.cache
+    if cache is None:
+        return rulebook_pdf(ctx.deck, paper)
+    shown = repr(rulebook_context(ctx.deck, paper))
+    key = key_of("rulebook", code_fingerprint(), shown, named_files_digest(shown))
+    entry = cache.get("document", key)
+    pdf = cache.read(entry.blobs.get("pdf", "")) if entry is not None else None
+    pages = entry.meta.get("pages") if entry is not None else None
+    if pdf is not None and pdf.startswith(b"%PDF-") and isinstance(pages, int):
+        ctx.detail = "rulebook reused"
+        return pdf, pages
+    if entry is not None:
+        cache.damaged(key)
+    pdf, pages = rulebook_pdf(ctx.deck, paper)
+    cache.store("document", key, {"pages": pages}, {"pdf": cache.put(pdf)})
+    ctx.detail = "rulebook rendered"
+    return pdf, pages
 
 
 def _simulation(ctx: Context) -> tuple[list[Output], str]:
@@ -199,12 +250,12 @@ def _simulation(ctx: Context) -> tuple[list[Output], str]:
 
 
 STEPS: tuple[Step, ...] = (
-    Step("validate", "Validate the deck", _validate),  # then the game's own steps (game_steps)
+    Step("validate", "Validate the deck", _validate, cached=False),  # then the game's own steps (game_steps)
     Step("cards", "Print-and-play cards", _cards),
     Step("update-pack", "Update pack (base cards to replace)", _update_pack, skip=_update_pack_skip),
     Step("images", "Card images", _images),
     Step("rulebook", "Rulebook", _rulebook),
-    Step("palette", "Colours for every kind of colour vision", _palette),
+    Step("palette", "Colours for every kind of colour vision", _palette, cached=False),
     Step("simulation", "Short simulation", _simulation,
          skip=lambda ctx: "left out (--sim-games 0)" if ctx.options.sim_games == 0 else None),
 )
@@ -225,26 +276,59 @@ def _build(deck_path: Path, options: BuildOptions, out: Path | None, report: Cal
         if result.source is None:
             raise DeckError(f"deck {deck_path} has errors; nothing was built", result.report)
         out = Path("build") / result.source.manifest.id
-    results = []
-    with staged_dir(out, reads=(Path(deck_path),), command="build") as folder:  # only cardtool's files replaced
-        ctx = Context(Path(deck_path), options, folder)
+    results, changes, reused = [], {}, []
+    with staged_dir(out, reads=(Path(deck_path),), command="build", changes=changes) as folder:
+        ctx = Context(Path(deck_path), options, folder, cache=BuildCache.of(Path(out)) if options.cache else None)
         steps = list(STEPS)
-        while steps:
-            step = steps.pop(0)
-            reason = step.skip(ctx) if ctx.deck is not None else None
-            if reason is not None:
-                results.append(StepResult(step.name, step.title, "skipped", message=reason))
-                report(f"{step.name}: {reason}")
-                continue
-            step_started = time.perf_counter()
-            outputs, message = step.run(ctx)
-            seconds = time.perf_counter() - step_started
-            results.append(StepResult(step.name, step.title, "done", tuple(outputs), message, seconds))
-            report(f"{step.name}: {message} ({seconds:.1f} s)")
-            if step is STEPS[0]:  # validated: the deck's game is known
-                steps[:0] = game_steps(ctx.deck)
+        inputs = ""
+        with using(ctx.cache):
+            while steps:
+                step = steps.pop(0)
+                reason = step.skip(ctx) if ctx.deck is not None else None
+                if reason is not None:
+                    results.append(StepResult(step.name, step.title, "skipped", message=reason))
+                    report(f"{step.name}: {reason}")
+                    continue
+                step_started = time.perf_counter()
+                outputs, message, hit = _run_step(step, ctx, Path(out), inputs)
+                seconds = time.perf_counter() - step_started
+                results.append(StepResult(step.name, step.title, "done", tuple(outputs), message, seconds))
+                detail = "reused" if hit else ctx.detail
+                reused += [step.name] if hit else []
+                report(f"{step.name}: {message} ({detail + ', ' if detail else ''}{seconds:.1f} s)")
+                if step is STEPS[0]:  # validated: the deck's game is known
+                    steps[:0] = game_steps(ctx.deck)
+                    inputs = key_of(code_fingerprint(), tree_digest(ctx.deck.roots or (ctx.deck.manifest.root,)),
+                                    repr(options), str(deck_path))
         (folder / "index.html").write_text(index_html(ctx.deck, results), encoding="utf-8")
-    return BuildResult(Path(out), tuple(results), time.perf_counter() - started)
+    if ctx.cache is not None:
+        ctx.cache.prune()  # the cache keeps what this build used, no more
+    return BuildResult(Path(out), tuple(results), time.perf_counter() - started, tuple(changes.get("written", ())),
+                       tuple(changes.get("unchanged", ())), tuple(reused))
+
+
+def _run_step(step: Step, ctx: Context, out: Path, inputs: str) -> tuple[list[Output], str, bool]:
+    """Run a step, or reuse it whole from the cache; (outputs, message, reused)."""
+    ctx.detail = ""
+    cache = ctx.cache
+    if cache is None or not step.cached or not inputs:
+        return (*step.run(ctx), False)
+    key = key_of("step", step.name, inputs)
+    entry = step_cache.replay(cache, key, ctx.folder, out)
+    if entry is not None:
+        try:
+            outputs = [Output(str(path), str(title), str(note)) for path, title, note in entry.meta["outputs"]]
+            return outputs, str(entry.meta["message"]), True
+        except (KeyError, TypeError, ValueError):
+            cache.damaged(key)
+            for name in entry.blobs:
+                (ctx.folder / name).unlink(missing_ok=True)
+    before, used = step_cache.files_below(ctx.folder), set(cache.used)
+    outputs, message = step.run(ctx)
+    step_cache.record(cache, key, ctx.folder, before, {
+        "outputs": [[o.path, o.title, o.note] for o in outputs], "message": message,
+        "uses": sorted(cache.used - used)})
+    return outputs, message, False
 
 
 def index_html(deck: Deck, steps: list[StepResult]) -> str:
