@@ -4,7 +4,8 @@ Both are built from a public Seat (card table, mode, seats; no seed) and decide 
 only: face-down cards, the owner's included, are unknown to them and valued by expectation over the
 cards they have not seen (expectation.py explains the arithmetic). GreedyBot decides with
 gains.SeatGains, that arithmetic in whole numbers; expectation.SwapValues is the readable reference it
-is tested against (re-exported here with Expectation).
+is tested against (re-exported here with Expectation). Where the compiled kernel is installed (accel.py)
+the whole choice runs in C, drawing the same random numbers: the same games, tested seed by seed.
 """
 
 from __future__ import annotations
