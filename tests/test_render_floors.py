@@ -75,3 +75,23 @@ def test_the_estimate_wraps_words_and_counts_lines():
     narrow = estimate(paras, 10, width=40, height=100)
     assert wide.needed == pytest.approx(2 * 11.8 + 3) and narrow.needed > wide.needed and wide.fits
     assert estimate(paras, 10, width=1000, height=20).fits is False
+
+
+@pytest.mark.parametrize("name", ["ecologies-bizarre-biomes", "frozen-and-deep", "symbiosis"])
+def test_the_text_validate_estimates_is_the_text_the_templates_print(name):
+    """Each game's front_text/back_text (read without drawing) say word for word what its card HTML shows."""
+    from cardtool.render.cards import card_html, faces_of
+    from cardtool.render.context import Frame
+    from cardtool.render.fitting import with_sizes
+    from cardtool.render.sheets import CARD_SIZES
+
+    deck = load_deck(DECKS / name)
+    renderer, frame = faces_of(deck), Frame.of(CARD_SIZES["poker"], 3.0)
+    for card in deck.cards:
+        for face, text in ((renderer.front(card), renderer.front_text(card)),
+                           (renderer.back(card), renderer.back_text(card))):
+            shown = paragraphs(card_html(with_sizes(face, frame), frame))
+            assert [f.name for f in text.fields] == [f.name for f in face.fields]
+            for field in text.fields:
+                for box in shown.get(field.name, [[]]):  # every box of the field (a back's title: two)
+                    assert [p for p in text.texts.get(field.name, []) if p] == box, (card.id, face.side, field.name)

@@ -1,5 +1,6 @@
 """What every card template is given: the card's frame (size, bleed, text scale), its fitted text sizes,
-and file URLs for icons and art. Each game builds its own typed card context on top (render/<game>.py).
+and file URLs for icons and art. Each game builds its own typed card context on top (games/<game>/render/).
+Light to import (templates load only when a picture is drawn), so validate can read faces' text.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from urllib.parse import quote
 from cardtool.deck.containment import OUTSIDE, Outside, Remote, Roots, find_file
 from cardtool.deck.printing import Floors
 from cardtool.errors import RenderError
-from cardtool.render.environment import render, template_exists
 from cardtool.render.sheets import CardSize
 from cardtool.resources import templates_dir
 
@@ -87,9 +87,34 @@ class Face:
         return f"{self.card_id}:{self.side}"
 
 
+Words = list[list[tuple[str, bool]]]  # paragraphs, each a list of (word, bold)
+
+
+def words(text: str, bold: bool = False) -> list[tuple[str, bool]]:
+    return [(word, bold) for word in text.split()]
+
+
+@dataclass(frozen=True)
+class FaceText:
+    """A face's fitted fields and the text each shows, as its template prints it, without drawing it:
+    what `cardtool validate` estimates the fit of (render/print_checks.py)."""
+
+    card_id: str
+    side: str
+    fields: tuple[TextField, ...]
+    floors: Floors
+    texts: dict  # field name -> Words
+
+    @property
+    def key(self) -> str:
+        return f"{self.card_id}:{self.side}"
+
+
 def back_template(game: str, kind: str) -> tuple[str, str]:
     """The back template for a kind and the key its faces share: `<game>/back-<kind>.html.j2` if the
     templates have one, else the game's common `<game>/back.html.j2`."""
+    from cardtool.render.environment import template_exists
+
     specific = f"{game}/back-{kind}.html.j2"
     if template_exists(specific):
         return specific, f"back-{kind}"
@@ -155,6 +180,8 @@ def initials(name: str) -> str:
 @lru_cache(maxsize=256)
 def placeholder_url(colour: str, ink: str) -> str:
     """A repeating pattern in the card's colour, as an SVG data URL (one per colour, shared by cards)."""
+    from cardtool.render.environment import render
+
     svg = render("placeholder.svg.j2", colour=colour, ink=ink)
     return "data:image/svg+xml," + quote(svg)
 
@@ -162,6 +189,8 @@ def placeholder_url(colour: str, ink: str) -> str:
 @lru_cache(maxsize=64)
 def picture_url(template: str, frame: Frame, **context) -> str:
     """An SVG template rendered for one card size, as a data URL: every card drawing it shares one image."""
+    from cardtool.render.environment import render
+
     return "data:image/svg+xml," + quote(render(template, frame=frame, **context))
 
 

@@ -2,38 +2,32 @@
 not fit even at its floor before anything is rendered.
 
 Each fitted field (TextField with a `box`, in em of the poker-size layout) is measured from the card's
-HTML as rendered by its template: the text of each paragraph is broken into lines greedily with the
-metrics of the card font (DejaVu Sans, through Pillow's FreeType), at the field's size and line height.
+text as its template prints it (each game's faces give it, as paragraphs of words: FaceText): each
+paragraph is broken into lines greedily with the card font's widths, at the field's size and line height.
+`paragraphs` reads the same from a rendered card's HTML, which the tests use to keep the two in step.
 It errs on the side of fitting (one font size for the whole box, bold only where the HTML says <b>),
-so it never blocks a deck the renderer would print; the renderer still measures the real layout.
+so it never blocks a deck the renderer would print; the renderer still measures the real layout. The
+font's widths come from a table (render/font_metrics.py), so validating loads no font or template library.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from html import unescape
+
+from cardtool.render.font_metrics import width
 
 LINE_HEIGHT = 1.18  # the card stylesheets' line-height
 PARAGRAPH_GAP = 0.3  # em between paragraphs (.text-panel p)
 SLACK = 1.03  # an estimate 3% over its box still counts as fitting: the estimate is not the layout
-FONTS = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 Paragraphs = list[list[tuple[str, bool]]]  # each a list of (word, bold)
 _DATA_URL = re.compile(r"data:[^\"')]*")
 
 
-@lru_cache(maxsize=2)
-def _font(bold: bool):
-    from PIL import ImageFont
-
-    return ImageFont.truetype(FONTS[bold], 100)
-
-
-@lru_cache(maxsize=20000)
 def _width(text: str, bold: bool) -> float:
     """Width of text at 1 pt, in pt."""
-    return _font(bold).getlength(text) / 100
+    return width(text, bold)
 
 
 _TOKEN = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*)>|([^<]+)")

@@ -13,8 +13,8 @@ from fractions import Fraction
 from cardtool.deck.printing import back_of, floors_of
 from cardtool.games.ecologies.model import HEALTHY_ROLES, Biome, EcologiesDeck, Factor, Organism, format_vp
 from cardtool.render.bases import back_source
-from cardtool.render.context import (Face, TextField, art_url, back_template, deck_roots, icon_url, initials, ink_on,
-                                     mix, picture_url, placeholder_url)
+from cardtool.render.context import (Face, FaceText, TextField, art_url, back_template, deck_roots, icon_url, initials, ink_on,
+                                     mix, picture_url, placeholder_url, words)
 from cardtool.games.ecologies.render.effect_text import ROLE_NAMES, EffectText
 
 ROLE_COLOURS = {"P": "#3f8f3a", "C1": "#c9a227", "C2": "#d9772b", "C3": "#c0392b", "C4": "#7b3f98",
@@ -174,6 +174,7 @@ class EcologiesFaces:
         self.biome_marks = {b.code: self._biome_mark(b) for b in deck.biomes}
         self.effects = EffectText({b.code: b.name for b in deck.biomes})
         self._back: EcologiesBack | None = None
+        self._back_title = None
         self._roles: dict[str, RoleMark] = {}
 
     def _icon(self, *names: str) -> str:
@@ -248,6 +249,37 @@ class EcologiesFaces:
         back = back_of(source.manifest)
         return EcologiesBack(title=back.title, subtitle=back.subtitle, colours=colours,
                              slices=tuple(Slice(c, *points[i], *points[i + 1]) for i, c in enumerate(colours)))
+
+    # -- text only, as the templates print it (for validate's fitting estimate: no pictures drawn) --------
+    def _back_words(self):
+        if self._back_title is None:  # the deck whose back this one prints is loaded once
+            self._back_title = back_of(back_source(self.deck).manifest)
+        return self._back_title
+
+    def front_text(self, card) -> FaceText:
+        if isinstance(card, Organism):
+            eats = [("Eats:", True)] + (words(", ".join(self.names[i] for i in card.eats) + ".") if card.eats else [])
+            eats += words(diet_note(card.roles))
+            eaten = [("Eaten", True), ("by:", True)] + (
+                words(", ".join(self.names[i] for i in card.eaten_by) + ".") if card.eaten_by
+                else words("nothing in this deck."))
+            texts = {"name": [words(card.name)] + ([words(card.scientific_name)] if card.scientific_name else []),
+                     "text": [eats, eaten] + ([words(card.flavor)] if card.flavor else [])}
+            fields = ORGANISM_FIELDS
+        elif isinstance(card, Biome):
+            texts = {"name": [words(card.name)], "bonus": [words(card.bonus_text or self.effects.describe(card.bonus))],
+                     "flavor": [words(card.flavor)] if card.flavor else []}
+            fields = BIOME_FIELDS
+        else:
+            texts = {"name": [words(card.name)], "text": [words(card.text or self.effects.describe(card.effects))],
+                     "flavor": [words(card.flavor)] if card.flavor else []}
+            fields = FACTOR_FIELDS
+        return FaceText(card.id, "front", fields, self.floors, texts)
+
+    def back_text(self, card) -> FaceText:
+        back = self._back_words()
+        texts = {"title": [words(back.title)], "subtitle": [words(back.subtitle.upper())] if back.subtitle else []}
+        return FaceText("back", "back", BACK_FIELDS, self.floors, texts)  # every kind prints the same words
 
     def faces(self) -> list[tuple[Face, Face]]:
         """(front, back) of every different card, in deck order."""

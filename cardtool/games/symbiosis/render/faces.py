@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from cardtool.deck.printing import back_of, floors_of
 from cardtool.games.symbiosis.model import SymbiosisCard, SymbiosisDeck
 from cardtool.render.bases import back_source
-from cardtool.render.context import (Face, TextField, art_url, back_template, deck_roots, icon_url, ink_on, mix,
-                                     picture_url)
+from cardtool.render.context import (Face, FaceText, TextField, art_url, back_template, deck_roots, icon_url, ink_on,
+                                     mix, picture_url, words)
 
 # Rule and hint are gameplay text (>= 6 pt). Boxes (em, poker card) follow symbiosis/cards.css.
 CARD_FIELDS = (TextField("name", 10.0, 6.5, box=(15.4, 2.1)), TextField("rule", 7.0, 6.0, box=(14.9, 2.65)))
@@ -79,6 +79,7 @@ class SymbiosisFaces:
         self.seasons = {s.id: Mark(s.id, s.name, self._icon(f"seasons/{s.id}.svg", "seasons/generic.svg"),
                                    s.colour, s.colour_name, ink_on(s.colour)) for s in deck.seasons}
         self._back: SymbiosisBack | None = None
+        self._back_title = None
 
     def _icon(self, *names: str) -> str:
         return icon_url(*names, deck_root=self.root)
@@ -112,6 +113,22 @@ class SymbiosisFaces:
             title = f"{back.title}: {back.subtitle}" if back.subtitle else back.title
             self._back = SymbiosisBack(title, tuple(s.colour for s in source.seasons))
         return Face(key, "back", template, self._back, BACK_FIELDS, 1, "Back", floors=self.floors)
+
+    # -- text only, as the templates print it (for validate's fitting estimate: no pictures drawn) --------
+    def _back_words(self):
+        if self._back_title is None:  # the deck whose back this one prints is loaded once
+            self._back_title = back_of(back_source(self.deck).manifest)
+        return self._back_title
+
+    def front_text(self, card: SymbiosisCard) -> FaceText:
+        rule = self.rule(card)
+        return FaceText(card.id, "front", CARD_FIELDS, self.floors,
+                        {"name": [words(card.name)], "rule": [words(rule.text), words(rule.hint)]})
+
+    def back_text(self, card: SymbiosisCard) -> FaceText:
+        back = self._back_words()
+        title = f"{back.title}: {back.subtitle}" if back.subtitle else back.title
+        return FaceText("back", "back", BACK_FIELDS, self.floors, {"title": [words(title)]})  # same words on every kind
 
     def faces(self) -> list[tuple[Face, Face]]:
         return [(self.front(card), self.back(card)) for card in self.deck.cards]
