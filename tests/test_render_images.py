@@ -69,7 +69,14 @@ def test_art_from_the_deck_is_drawn_and_missing_art_is_an_error(tmp_path):
     import shutil
 
     shutil.copytree(DATA / "render" / "art", broken)
+    loaded = load_deck(broken)
     (broken / "art" / "heron.svg").unlink()
-    with pytest.raises(RenderError, match="card heron: field 'art'"):
-        card_images(load_deck(broken), CARD_SIZES["poker"], 0.0, 100, "heron", tmp_path / "out")
+    with pytest.raises(RenderError, match="card heron: field 'art'"):  # art gone after the deck was loaded
+        card_images(loaded, CARD_SIZES["poker"], 0.0, 100, "heron", tmp_path / "out")
     assert not (tmp_path / "out").exists()  # nothing half-written
+    from cardtool.errors import DeckError
+
+    with pytest.raises(DeckError) as caught:  # and validation finds it first, at its line
+        load_deck(broken)
+    (missing,) = [i for i in caught.value.report.errors if i.code == "missing-file"]
+    assert "heron.svg" in missing.message and missing.card == "heron" and missing.location.line > 0
