@@ -75,6 +75,8 @@ def face_changes(before, after) -> tuple[Change, ...]:
         return ()
     changes = []
     for item in fields(after):
+        if not item.compare:  # not printed as such (e.g. the icon lookup for inline tokens)
+            continue
         old, new = getattr(before, item.name, None), getattr(after, item.name)
         if old != new and printed(old) != printed(new):
             changes.append(Change(item.name.replace("_", " "), printed(old), printed(new)))

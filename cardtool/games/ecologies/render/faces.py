@@ -7,7 +7,7 @@ effect text generated from the effect data when the YAML has no `text`); templat
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from cardtool.deck.printing import back_of, floors_of
@@ -96,6 +96,7 @@ class OrganismCard:
     diet_note: str  # what the roles say about food: producers make theirs, SD eats anything
     flavor: str
     art: Art
+    icons: dict = field(default_factory=dict, compare=False, repr=False)  # token -> icon, for the `icons` filter
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,7 @@ class BiomeCard:
     healthy_roles: tuple[RoleMark, ...]
     flavor: str
     art: Art
+    icons: dict = field(default_factory=dict, compare=False, repr=False)  # token -> icon, for the `icons` filter
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,7 @@ class FactorCard:
     text: str
     flavor: str
     art: Art
+    icons: dict = field(default_factory=dict, compare=False, repr=False)  # token -> icon, for the `icons` filter
 
 
 @dataclass(frozen=True)
@@ -176,6 +179,16 @@ class EcologiesFaces:
         self._back: EcologiesBack | None = None
         self._back_title = None
         self._roles: dict[str, RoleMark] = {}
+        self._icons: dict | None = None
+
+    @property
+    def icons(self) -> dict:
+        """Inline icon tokens (`:P:`, `:VER:`) for the `icons` filter, found once per deck."""
+        if self._icons is None:
+            from cardtool.render.icon_links import icon_urls
+
+            self._icons = icon_urls(self.deck)
+        return self._icons
 
     def _icon(self, *names: str) -> str:
         return icon_url(*names, deck_root=self.root)
@@ -211,14 +224,15 @@ class EcologiesFaces:
             id=card.id, name=card.name, scientific_name=card.scientific_name,
             roles=tuple(self.role(r) for r in card.roles), vp=VP.of(card.vp), biomes=biomes,
             eats=tuple(self.names[i] for i in card.eats), eaten_by=tuple(self.names[i] for i in card.eaten_by),
-            diet_note=diet_note(card.roles), flavor=card.flavor, art=self._art(card, biomes[0].colour))
+            diet_note=diet_note(card.roles), flavor=card.flavor, art=self._art(card, biomes[0].colour),
+            icons=self.icons)
 
     def biome(self, card: Biome) -> BiomeCard:
         return BiomeCard(
             id=card.id, name=card.name, biome=self.biome_marks[card.code],
             bonus=card.bonus_text or self.effects.describe(card.bonus),
             healthy_roles=tuple(self.role(r) for r in HEALTHY_ROLES), flavor=card.flavor,
-            art=self._art(card, card.colour))
+            art=self._art(card, card.colour), icons=self.icons)
 
     def factor(self, card: Factor) -> FactorCard:
         colour = FACTOR_COLOURS[card.factor]
@@ -227,7 +241,7 @@ class EcologiesFaces:
             ink=ink_on(colour), icon=self._icon(f"factors/{card.factor}.svg"),
             placement=PLACEMENT[card.placement], placement_icon=self._icon(f"factors/{card.placement}.svg"),
             text=card.text or self.effects.describe(card.effects), flavor=card.flavor,
-            art=self._art(card, colour))
+            art=self._art(card, colour), icons=self.icons)
 
     def back(self, card) -> Face:
         """The back of a card. The shipped templates give every kind the same back: all cards are shuffled

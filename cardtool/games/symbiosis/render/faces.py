@@ -3,7 +3,7 @@ rule at the bottom, with the same wording the scoring engine uses."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cardtool.deck.printing import back_of, floors_of
 from cardtool.games.symbiosis.model import SymbiosisCard, SymbiosisDeck
@@ -50,6 +50,7 @@ class SymbiosisFront:
     art: str | None
     paper: str  # a light tint of the Season for the panels
     flavor: str
+    icons: dict = field(default_factory=dict, compare=False, repr=False)  # token -> icon, for the `icons` filter
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,16 @@ class SymbiosisFaces:
                                    s.colour, s.colour_name, ink_on(s.colour)) for s in deck.seasons}
         self._back: SymbiosisBack | None = None
         self._back_title = None
+        self._icons: dict | None = None
+
+    @property
+    def icons(self) -> dict:
+        """Inline icon tokens (`:frog:`, `:spring:`) for the `icons` filter, found once per deck."""
+        if self._icons is None:
+            from cardtool.render.icon_links import icon_urls
+
+            self._icons = icon_urls(self.deck)
+        return self._icons
 
     def _icon(self, *names: str) -> str:
         return icon_url(*names, deck_root=self.root)
@@ -101,7 +112,7 @@ class SymbiosisFaces:
         context = SymbiosisFront(
             id=card.id, name=card.name, animal=self.animals[card.animal], season=season, rule=self.rule(card),
             art=art_url(self.root, card.art, card.id), paper=mix(season.colour, "#ffffff", 0.75),
-            flavor=card.flavor)
+            flavor=card.flavor, icons=self.icons)
         return Face(card.id, "front", "symbiosis/card.html.j2", context, CARD_FIELDS, card.count, card.name,
                     floors=self.floors)
 
