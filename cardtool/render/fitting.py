@@ -160,6 +160,10 @@ def _spill(box) -> tuple[str, float] | None:
     return first, min(1.0, (bottom - top) / max(lowest - top, 1e-6))
 
 
+def floor(face: Face, kind: str) -> float:
+    return face.floors.text if kind == "text" else face.floors.label
+
+
 def base_sizes(face: Face, frame: Frame) -> dict[str, float]:
     """The layout's sizes for a face's fields, scaled to the card (never below the field's text floor)."""
     return {f.name: max(round(f.size * frame.scale, 2), floor(face, f.kind)) for f in face.fields}
@@ -217,10 +221,6 @@ def with_sizes(face: Face, frame: Frame) -> Face:
     sizes = base_sizes(face, frame)
     sizes.update(face.sizes)
     return replace(face, sizes=sizes)
-def floor(face: Face, kind: str) -> float:
-    return face.floors.text if kind == "text" else face.floors.label
-
-
 
 
 def _ladder(size: float, minimum: float, fill: float = 1.0) -> list[float]:
