@@ -68,8 +68,8 @@ def _tree_files(folder: Path) -> Iterator[Path]:
 
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
-    """A digest of cardtool's own code, templates and schemas and the versions of the libraries that
-    shape its outputs: a change to any of them makes every cached piece of work stale."""
+    """A digest of cardtool's own code, templates and schemas (names, sizes, modification times) and the
+    versions of the libraries that shape its outputs: a change to any of them makes cached work stale."""
     from importlib import metadata
 
     import cardtool
@@ -82,9 +82,10 @@ def code_fingerprint() -> str:
         except metadata.PackageNotFoundError:
             sha.update(f"{library} absent\n".encode())
     for folder in (Path(cardtool.__file__).parent, templates_dir(), schemas_dir()):
-        for path in _tree_files(folder):
+        for path in _tree_files(folder):  # each file's size and modification time: cheap, and any edit shows
             if path.suffix not in (".pyc", ".so"):
-                sha.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+                info = path.stat()
+                sha.update(f"{path.relative_to(folder).as_posix()}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
     return sha.hexdigest()
 
 
