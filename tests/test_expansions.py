@@ -172,10 +172,10 @@ def test_shipped_sample_expansion_is_also_a_stand_alone_game():
     assert predator in combined.deck.card(prey).eaten_by
 
 
-def test_render_own_prints_only_the_expansion_cards(run_cli, tmp_path):
+def test_render_own_prints_the_expansion_cards_and_the_base_cards_it_changes(run_cli, tmp_path):
     code, out, err = run_cli("render", "cards", EXP / "addon", "--own", "--out", tmp_path / "own.pdf")
     assert code == 0, err
-    assert ": 2 cards on 1 fronts page(s)" in out
+    assert "update pack: 2 new card(s) and " in out and "eagle (base): vp: 3 → 4" in out  # an override reprinted
     code, _, err = run_cli("render", "cards", EXP / "addon", "--own", "--only", "osprey")
     assert code == 2 and "exclude each other" in err
 
