@@ -194,3 +194,29 @@ def test_a_sheet_of_an_unknown_kind_is_an_error(decks, tmp_path, run_cli):
     sheet.write_text("id,name\nrain,Rain\n", encoding="utf-8")
     code, text, _ = run_cli("import", decks / "ecologies-bizarre-biomes", sheet)
     assert code == 1 and "error[bad-sheet]" in text and "Organisms" in text
+
+
+def test_an_ods_formula_and_padding_columns_are_read_safely(decks, tmp_path, run_cli):
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    document = OpenDocumentSpreadsheet()
+    table = Table(name="Cards")
+    for values in (("id", "name"), ("spring-fish-5", None)):
+        row = TableRow()
+        for value in values:
+            if value is None:  # a formula, as LibreOffice stores one
+                cell = TableCell(formula="of:=1+1", valuetype="float", value="2")
+                cell.addElement(P(text="2"))
+            else:
+                cell = TableCell(valuetype="string")
+                cell.addElement(P(text=value))
+            row.addElement(cell)
+        row.addElement(TableCell(numbercolumnsrepeated="16384"))  # padding to the sheet's last column
+        table.addElement(row)
+    table.addElement(TableRow(numberrowsrepeated="1048570"))  # and to its last row
+    document.spreadsheet.addElement(table)
+    document.save(str(tmp_path / "f.ods"))
+    code, text, err = run_cli("import", decks / "symbiosis", tmp_path / "f.ods")
+    assert code == 1 and f"{tmp_path / 'f.ods'}:Cards!B2: error[bad-value]" in text and "formula" in text, text + err
