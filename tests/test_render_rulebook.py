@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import io
 from collections import Counter
 
@@ -73,8 +75,7 @@ def test_symbiosis_worked_example_is_scored_by_the_engine():
 
 def test_rulebook_sections_are_checked_by_validate(run_cli, tmp_path):
     deck = tmp_path / "deck"
-    deck.mkdir()
-    (deck / "cards.yaml").write_text((DATA / "render" / "art" / "cards.yaml").read_text())
+    shutil.copytree(DATA / "render" / "art", deck, ignore=shutil.ignore_patterns("deck.yaml", "rules.md"))
     (deck / "deck.yaml").write_text("id: d\nname: D\nversion: '1'\ngame: ecologies\ncards: [cards.yaml]\n"
                                     "rulebook: [rules.md]\n")
     (deck / "rulez.md").write_text("# Rules\n")

@@ -251,7 +251,7 @@ def _check_rulebook(manifest: Manifest, doc: SourceDoc, report: Report) -> None:
         elif not path.is_file():
             from cardtool.suggest import did_you_mean
 
-            sections = [str(p.relative_to(roots.folders[0])) for p in roots.files(manifest.root, (".md",))]
+            sections = [p.relative_to(manifest.root).as_posix() for p in roots.files(manifest.root, (".md",))]
             report.warning("missing-rulebook", f"rulebook section '{name}' not found", location=where,
                            hint=did_you_mean(name, sections) or "cards can be played and printed without it; "
                                                                  "`cardtool render rulebook` needs it")
