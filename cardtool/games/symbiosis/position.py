@@ -16,7 +16,6 @@ from cardtool.deck.source import relative
 from cardtool.deck.yamlsource import SourceDoc, load_yaml
 from cardtool.errors import DeckError
 from cardtool.games.symbiosis import scoring
-from cardtool.games.symbiosis.engine import players_error
 from cardtool.games.symbiosis.layout import MODES, POND, RIVER
 from cardtool.games.symbiosis.table import CardTable
 from cardtool.issues import Issue, Report
@@ -107,6 +106,8 @@ def _check(doc: SourceDoc, table: CardTable, report: Report) -> Position | None:
     names = tuple(data["ponds"])
     seats = rules.players(sum(table.copies))  # the same counts as `cardtool play`
     if len(names) not in seats:
+        from cardtool.games.symbiosis.engine import players_error  # the engine loads only to word this error
+
         message = players_error(rules, len(names), seats, sum(table.copies))
         report.error("player-count", message.replace(", not ", ": this position has "),
                      location=doc.locate(("ponds",), key=True), path=("ponds",),
