@@ -115,9 +115,14 @@ def check_icon_tokens(deck, source, report) -> None:
 
 def _prose_lines(deck) -> list[tuple[Path, int, str]]:
     """(file, line number, text) of each rulebook line holding a token, outside code."""
+    from cardtool.deck.containment import Roots
+
+    roots = Roots.of(*deck.roots) if deck.roots else Roots.of(deck.manifest.root)
     found = []
     for file in deck.manifest.rulebook:
         file = Path(file)
+        if not roots.contains(file) or not file.is_file():
+            continue  # outside the deck, or a folder, pipe or device: never opened (the loader reports it)
         try:
             lines = file.read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError):
