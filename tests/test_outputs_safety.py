@@ -40,6 +40,8 @@ def place(tmp_path):
     (deck / "art").mkdir()
     (deck / "art" / "algae.png").write_bytes(b"\x89PNG the designer's art")
     (deck / "rules.md").write_text("# Rules\n")
+    (deck / "tuning.yaml").write_text("change:\n  - cards: {ids: [algae]}\n    field: vp\n    values: ['1/2']\n"
+                                      "targets: {stalled: 1}\n")
     return tmp_path, user, deck
 
 
@@ -80,6 +82,21 @@ def misuses(tmp_path: Path, user: Path, deck: Path) -> list[tuple[list[str], str
         (["play", deck, "--mode", "single", "--seed", "1", "--quiet", "--log", user], "is a folder"),
         (["play", deck, "--mode", "single", "--seed", "1", "--quiet", "--log", notes], "is not a cardtool game log"),
         (["play", deck, "--mode", "single", "--seed", "1", "--quiet", "--log", deck / "game.jsonl"], "deck folder"),
+        (["render", "shop", deck, "--shop", "generic", "--out", user], "did not write"),
+        (["render", "shop", deck, "--shop", "generic", "--out", deck], "is the deck folder"),
+        (["render", "tts", deck, "--out", user], "did not write"),
+        (["render", "tts", deck, "--out", deck / "tts"], "inside the deck folder"),
+        (["export", deck, "--format", "csv", "--out", user], "holds other files"),
+        (["export", deck, "--format", "csv", "--out", deck], "inside the deck folder"),
+        (["export", deck, "--format", "xlsx", "--out", notes], "ends in .xlsx"),
+        (["balance", deck, "--tune", deck / "tuning.yaml", "--out", user], "did not write"),
+        (["balance", deck, "--tune", deck / "tuning.yaml", "--out", deck / "balance"], "inside the deck folder"),
+        (["balance", deck, "--tune", deck / "tuning.yaml", "--out", tmp_path], "holds the deck"),
+        (["balance", deck, "--tune", deck / "tuning.yaml", "--out", notes], "is a file"),
+        (["balance", deck, "--tune", deck / "tuning.yaml", "--out", user / "balance", "--deck-out", user],
+         "did not write"),
+        (["balance", deck, "--tune", deck / "tuning.yaml", "--out", user / "balance", "--deck-out", deck / "tuned"],
+         "inside the deck folder"),
         (["new", "deck", "Pond", "--game", "ecologies", "--dir", deck], "inside the deck folder"),
         (["new", "deck", "Pond", "--game", "ecologies", "--dir", notes], "is a file"),
     ]

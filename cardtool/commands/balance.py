@@ -108,8 +108,14 @@ def run(args: argparse.Namespace) -> int:
 
 def check_deck_out(folder: Path) -> None:
     """--deck-out: a new or empty folder, or a deck an earlier `cardtool balance` wrote (nothing else)."""
+    from cardtool.render.output import deck_folder_around
+
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"--deck-out {folder} is a file; give a folder for the tuned deck")
+    around = deck_folder_around(folder.parent)
+    if around is not None:
+        raise UsageError(f"--deck-out {folder} lies inside the deck folder {around}: cardtool never writes into a "
+                         "deck folder; give a folder beside it")
     if not folder.is_dir() or not any(folder.iterdir()):
         return
     from cardtool.balance.params import NO_CARDS
