@@ -423,7 +423,9 @@ def test_a_score_directive_naming_a_position_outside_is_refused_unread(deck, out
     loaded = load_deck(deck)
     with recording() as seen, pytest.raises(RenderError) as caught:
         rulebook_pdf(loaded, PAPERS["a4"])
-    assert "4-scoring.md:19:19: error[outside-deck] position file '../../outside/position.yaml'" in str(caught.value)
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if row.startswith("```cardtool:score"))
+    assert (f"4-scoring.md:{line}:19: error[outside-deck] position file '../../outside/position.yaml'"
+            in str(caught.value))
     assert SECRET not in str(caught.value) and touched(seen, outside) == []
 
 
