@@ -23,6 +23,7 @@ RECORD = ROOT / "tests" / "data" / "golden" / "demo-outputs.json"
 DECKS = ("ecologies-bizarre-biomes", "frozen-and-deep", "symbiosis")
 LIBRARIES = ("weasyprint", "pypdfium2", "pillow", "pypdf", "fonttools", "jinja2", "networkx")
 SKIPPED = {".cardtool-manifest.json"}  # lists the files with their hashes: the fingerprints say that already
+# Hidden .cardtool-* folders (the build cache) are skipped too: their entries are keyed by cardtool's own code.
 
 
 def build_argv(deck: str, out: Path) -> list[str]:
@@ -58,7 +59,8 @@ def fingerprint_file(path: Path) -> dict:
 
 def fingerprint(folder: Path) -> dict[str, dict]:
     return {p.relative_to(folder).as_posix(): fingerprint_file(p) for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.name not in SKIPPED}
+            if p.is_file() and p.name not in SKIPPED
+            and not any(part.startswith(".cardtool-") for part in p.relative_to(folder).parts)}
 
 
 def differences(recorded: dict[str, dict], built: dict[str, dict], same_libraries: bool) -> list[str]:
