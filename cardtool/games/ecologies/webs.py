@@ -235,7 +235,9 @@ def metrics(deck: EcologiesDeck, code: str) -> WebMetrics:
         species=species, links=links, links_per_species=links / species, connectance=links / species ** 2,
         basal=basal / species, intermediate=(species - basal - top) / species, top=top / species,
         longest_chain=_longest_chain(graph), omnivores=omnivores / len(consumers) if consumers else 0.0,
-        incoherence=pstdev(diffs) if len(diffs) > 1 else None)
+        # Rounded: the levels' last bits follow the order a circle's equations are solved in, which set
+        # order (string hashing) changes from run to run; six decimals are all anyone reads.
+        incoherence=round(pstdev(sorted(diffs)), 6) if len(diffs) > 1 else None)
 
 
 def _longest_chain(graph: nx.DiGraph) -> int:
