@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 
 from cardtool.deck.printing import back_of, floors_of
 from cardtool.games.ecologies.model import HEALTHY_ROLES, Biome, EcologiesDeck, Factor, Organism, format_vp
@@ -179,16 +180,13 @@ class EcologiesFaces:
         self._back: EcologiesBack | None = None
         self._back_title = None
         self._roles: dict[str, RoleMark] = {}
-        self._icons: dict | None = None
 
-    @property
+    @cached_property
     def icons(self) -> dict:
         """Inline icon tokens (`:P:`, `:VER:`) for the `icons` filter, found once per deck."""
-        if self._icons is None:
-            from cardtool.render.icon_links import icon_urls
+        from cardtool.render.icon_links import icon_urls
 
-            self._icons = icon_urls(self.deck)
-        return self._icons
+        return icon_urls(self.deck)
 
     def _icon(self, *names: str) -> str:
         return icon_url(*names, deck_root=self.root)

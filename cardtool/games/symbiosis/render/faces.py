@@ -4,6 +4,7 @@ rule at the bottom, with the same wording the scoring engine uses."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from cardtool.deck.printing import back_of, floors_of
 from cardtool.games.symbiosis.model import SymbiosisCard, SymbiosisDeck
@@ -81,16 +82,13 @@ class SymbiosisFaces:
                                    s.colour, s.colour_name, ink_on(s.colour)) for s in deck.seasons}
         self._back: SymbiosisBack | None = None
         self._back_title = None
-        self._icons: dict | None = None
 
-    @property
+    @cached_property
     def icons(self) -> dict:
         """Inline icon tokens (`:frog:`, `:spring:`) for the `icons` filter, found once per deck."""
-        if self._icons is None:
-            from cardtool.render.icon_links import icon_urls
+        from cardtool.render.icon_links import icon_urls
 
-            self._icons = icon_urls(self.deck)
-        return self._icons
+        return icon_urls(self.deck)
 
     def _icon(self, *names: str) -> str:
         return icon_url(*names, deck_root=self.root)
