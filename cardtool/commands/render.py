@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cardtool.commands import render_shop
 from cardtool.commands.common import add_deck_argument, deck_from, file_path
-from cardtool.errors import UnknownCardError, UsageError
+from cardtool.errors import DeckError, UnknownCardError, UsageError
 from cardtool.render.output import check_out_file, check_out_folder, write_file
 from cardtool.render.sheets import (CUT_MODES, DUPLEX_MODES, PAPERS, SheetSpec, parse_card_size, parse_length,
                                     parse_offset, parse_paper)
@@ -23,6 +23,7 @@ examples:
   cardtool render cards decks/ecologies-bizarre-biomes --only coyote,wildfire --bleed 0 --gutter 2
   cardtool render images decks/symbiosis --dpi 300                        # build/<deck>/images/*.png
   cardtool render rulebook decks/ecologies-bizarre-biomes                 # build/<deck>/rulebook.pdf
+  cardtool render rulebook decks/frozen-and-deep --insert                 # the expansion's insert
   cardtool render alignment --paper letter --duplex long                  # build/alignment.pdf
 """
 
@@ -88,8 +89,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                   "Markdown sections", formatter_class=fmt, epilog=EXAMPLES)
     add_deck_argument(rulebook)
     rulebook.add_argument("--paper", default="a4", metavar="PAPER", help="a4 or letter (default a4)")
+    rulebook.add_argument("--insert", action="store_true",
+                          help="for an expansion: its rulebook insert, the pages to keep with the base game's "
+                               "rulebook (its own sections and cards, what it changes in the base set), drawn "
+                               "from the deck combined with its base")
     rulebook.add_argument("--out", metavar="FILE", type=file_path,
-                          help="the PDF to write (default build/<deck-id>/rulebook.pdf)")
+                          help="the PDF to write (default build/<deck-id>/rulebook.pdf, with --insert "
+                               "rulebook-insert.pdf)")
 
     alignment = targets.add_parser("alignment", help="a two-sided test sheet to measure the --back-offset your "
                                    "printer needs", formatter_class=fmt, epilog=EXAMPLES)
@@ -217,16 +223,33 @@ def run_images(args: argparse.Namespace) -> int:
 
 def run_rulebook(args: argparse.Namespace) -> int:
     from cardtool.render.rulebook import rulebook_pdf
+    from cardtool.render.rulebook_insert import insert_pdf
 
     paper = parse_paper(args.paper)
-    deck = deck_from(args)
-    out = args.out or _default(deck, "rulebook.pdf")
+    if args.insert and args.standalone:
+        raise UsageError("--insert and --standalone exclude each other: an insert is drawn from the expansion "
+                         "combined with its base; --standalone prints the rulebook of a stand-alone expansion")
+    deck = _rulebook_deck(args)
+    out = args.out or _default(deck, "rulebook-insert.pdf" if args.insert else "rulebook.pdf")
     check_out_file(out, "pdf", example="rulebook.pdf")
     started = time.perf_counter()
-    pdf, pages = rulebook_pdf(deck, paper)
+    pdf, pages = (insert_pdf if args.insert else rulebook_pdf)(deck, paper)
     write_file(out, pdf, "pdf", example="rulebook.pdf", command="render rulebook")
     print(f"{out}: {pages} pages ({time.perf_counter() - started:.1f} s)")
     return 0
+
+
+def _rulebook_deck(args: argparse.Namespace):
+    """The deck of the rulebook; an expansion that needs its base, taken alone, points at --insert."""
+    try:
+        return deck_from(args)
+    except DeckError as exc:
+        codes = {issue.code for issue in exc.report.errors} if exc.report is not None else set()
+        if args.standalone and codes & {"needs-base", "no-biome"}:
+            raise DeckError(f"{exc}: it is not a stand-alone game, so it has no stand-alone rulebook; "
+                            f"'cardtool render rulebook {args.deck} --insert' prints its rulebook insert, drawn "
+                            "from the expansion combined with its base", exc.report) from None
+        raise
 
 
 def run_alignment(args: argparse.Namespace) -> int:

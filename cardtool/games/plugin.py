@@ -237,6 +237,8 @@ class WritesRulebook(Protocol):
 
     def rulebook_parts(self, deck: Deck) -> RulebookParts:
         """The generated parts of one deck's rulebook."""
+    #: Optional: rulebook_insert_parts(deck, own, reprinted) -> RulebookParts for an expansion's insert
+    #: (--insert): tables of those card ids only (own cards, base cards reprinted); none the base book has.
 
 
 # -- colours players must tell apart: HasPalette and PaletteColour live in cardtool.games.palette ----------

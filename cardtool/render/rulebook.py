@@ -61,6 +61,8 @@ class Rulebook:
     chapters: tuple[Chapter, ...]
     css: Markup
     colophon: str
+    kind: str = "Rulebook"  # or "Rulebook insert": an expansion's pages to keep with its base's book
+    note: str = ""  # a line on the cover under the description (an insert says which book it goes with)
 
     @property
     def contents(self) -> tuple[Heading, ...]:
@@ -173,18 +175,18 @@ def rulebook_context(deck: Deck, paper: Paper) -> Rulebook:
     parts = plugin.rulebook_parts(deck)
     slugs = Slugs()
     components = parts.components()
-    chapters = [_generated(slugs, "Components", render("rulebook/components.html.j2", components=components))]
+    chapters = [generated_chapter(slugs, "Components", render("rulebook/components.html.j2", components=components))]
     introduction = getattr(parts, "introduction", None)  # optional: chapters between components and prose
     for title, html in (introduction() if introduction else ()):
-        chapters.append(_generated(slugs, title, html))
+        chapters.append(generated_chapter(slugs, title, html))
     prose = markdown_chapters(deck.manifest.rulebook, parts.directives(), slugs, deck_roots(deck), icon_urls(deck))
     if not prose:
-        chapters.append(_generated(slugs, "How to play", Markup(
+        chapters.append(generated_chapter(slugs, "How to play", Markup(
             "<p class='missing'>This deck has no rulebook sections yet: list Markdown files under "
             "<code>rulebook:</code> in its deck.yaml.</p>")))
     chapters += prose
     for title, html in parts.reference():  # chapters flow on: a page break only where a block would split
-        chapters.append(_generated(slugs, title, html))
+        chapters.append(generated_chapter(slugs, title, html))
     manifest = deck.manifest
     title, _, subtitle = manifest.name.partition(":")
     return Rulebook(
@@ -196,7 +198,8 @@ def rulebook_context(deck: Deck, paper: Paper) -> Rulebook:
                  f"Made with cardtool {__version__}.")
 
 
-def _generated(slugs: Slugs, title: str, html, new_page: bool = False) -> Chapter:
+def generated_chapter(slugs: Slugs, title: str, html, new_page: bool = False) -> Chapter:
+    """A chapter computed from the data: its heading, then the HTML a template rendered."""
     slug = slugs(title)
     body = Markup(f'<h2 id="{escape(slug)}">{escape(title)}</h2>\n') + Markup(html)
     return Chapter(slug, title, body, (Heading(slug, title, 1),), new_page)
@@ -204,7 +207,11 @@ def _generated(slugs: Slugs, title: str, html, new_page: bool = False) -> Chapte
 
 def rulebook_pdf(deck: Deck, paper: Paper) -> tuple[bytes, int]:
     """The rulebook PDF and its page count."""
-    context = rulebook_context(deck, paper)
+    return book_pdf(deck, rulebook_context(deck, paper))
+
+
+def book_pdf(deck: Deck, context: Rulebook) -> tuple[bytes, int]:
+    """A book of the deck (its rulebook, or an expansion's insert) laid out as a PDF, and its page count."""
     base = Path(deck.manifest.root).resolve().as_uri() + "/"
     document = render_html(render("rulebook/rulebook.html.j2", book=context), base, deck_roots(deck),
                            f"the rulebook of deck {deck.manifest.id}")

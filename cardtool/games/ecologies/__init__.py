@@ -166,6 +166,11 @@ class EcologiesPlugin(LazyRecords):
 
         return EcologiesRulebook(deck)
 
+    def rulebook_insert_parts(self, deck, own, reprinted):  # optional part of plugin.WritesRulebook
+        from cardtool.games.ecologies.render.rulebook import EcologiesRulebook
+
+        return EcologiesRulebook(deck, frozenset(own) | frozenset(reprinted), frozenset(reprinted))
+
     # -- cardtool play (cardtool.games.plugin.PlayableGame)
 
     def players_for(self, deck: EcologiesDeck, mode: str) -> range:

@@ -182,6 +182,11 @@ class SymbiosisPlugin(LazyRecords):
 
         return SymbiosisRulebook(deck)
 
+    def rulebook_insert_parts(self, deck, own, reprinted):  # optional part of plugin.WritesRulebook
+        from cardtool.games.symbiosis.render.rulebook import SymbiosisRulebook
+
+        return SymbiosisRulebook(deck, frozenset(own) | frozenset(reprinted), frozenset(reprinted))
+
     # -- cardtool play (cardtool.games.plugin.PlayableGame)
 
     def players_for(self, deck: SymbiosisDeck, mode: str) -> range:

@@ -1,5 +1,9 @@
 """The parts of an Ecologies rulebook computed from the deck: components, the biome table, trophic roles,
-the factor card reference, food-web pictures and the index of every card."""
+the factor card reference, food-web pictures and the index of every card.
+
+An expansion's rulebook insert shows only some cards of the combined deck (its own and the base cards it
+reprints): the tables and the index list those, the food webs are the combined game's webs of their biomes,
+and what the base rulebook already explains (reading the cards, the trophic roles) is left to it."""
 
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from cardtool.games.ecologies.render.faces import PLACEMENT, ROLE_COLOURS, Ecolo
 from cardtool.games.ecologies.render.effect_text import ROLE_NAMES
 from cardtool.render.card_diagram import Figure, Part, diagram
 from cardtool.render.environment import render
-from cardtool.render.rulebook_parts import Components, count_line
+from cardtool.render.rulebook_parts import Components, count_line, reprint_note
 
 KIND_NAMES = {"organism": ("organism", "organisms"), "biome": ("biome", "biomes"),
               "factor": ("factor card", "factor cards")}
@@ -107,32 +111,46 @@ class FoodWeb:
 class EcologiesRulebook:
     """Generated rulebook parts for an Ecologies deck."""
 
-    def __init__(self, deck: EcologiesDeck):
+    def __init__(self, deck: EcologiesDeck, shown: frozenset[str] | None = None, reprinted: frozenset[str] = frozenset()):
+        """shown: the ids of the cards an insert is about (None: the whole deck's book), of which reprinted
+        are base cards the expansion reprints."""
         self.deck = deck
         self.faces = EcologiesFaces(deck)
+        self.insert = shown is not None
+        self.reprinted = reprinted
+        keep = (lambda card: True) if shown is None else (lambda card: card.id in shown)
+        self.cards = tuple(c for c in deck.cards if keep(c))
+        self.organisms = tuple(o for o in deck.organisms if keep(o))
+        self.biomes = tuple(b for b in deck.biomes if keep(b))
+        self.factors = tuple(f for f in deck.factors if keep(f))
 
     def components(self) -> Components:
+        new = lambda cards: tuple(c for c in cards if c.id not in self.reprinted)  # noqa: E731
+        cards, organisms = new(self.cards), new(self.organisms)
         by_kind = Counter()
-        for card in self.deck.cards:
+        for card in cards:
             by_kind[card.kind] += card.count
         counts = [(KIND_NAMES[k][by_kind[k] != 1], by_kind[k]) for k in KIND_ORDER if by_kind[k]]
-        deck = self.deck
-        biomes = len(deck.biome_codes)
-        factors = Counter(f.factor for f in deck.factors for _ in range(f.count))
-        both = sum(1 for o in deck.organisms if len(o.biomes) > 1)
-        notes = (f"{len(deck.organisms)} different organisms"
+        biomes = len({b.code for b in new(self.biomes)})
+        factors = Counter(f.factor for f in new(self.factors) for _ in range(f.count))
+        both = sum(1 for o in organisms if len(o.biomes) > 1)
+        notes = (f"{len(organisms)} different organisms"
                  + {0: ", each living in one biome", 1: ", one of which lives in two biomes"}.get(
                      both, f", {both} of which live in two biomes"),
                  f"{biomes} biomes, {by_kind['biome'] // max(biomes, 1)} cards of each" if biomes else "no biomes",
                  ", ".join(f"{n} {kind}" for kind, n in sorted(factors.items())) + " factor cards"
                  if factors else "no factor cards")
-        return Components(count_line(deck.size, counts), tuple(counts), notes)
+        notes += reprint_note([c.name for c in self.cards if c.id in self.reprinted])
+        return Components(count_line(sum(c.count for c in cards), counts), tuple(counts), notes)
 
     def directives(self) -> dict:
         return {}
 
     def introduction(self) -> list[tuple[str, Markup]]:
-        """'Reading the cards': one real card of each kind with its parts named."""
+        """'Reading the cards': one real card of each kind with its parts named (an insert leaves it to the
+        base rulebook)."""
+        if self.insert:
+            return []
         figures = []
         for kind, card in self.examples():
             article = "An" if kind[0] in "aeiou" else "A"
@@ -160,16 +178,16 @@ class EcologiesRulebook:
         deck = self.deck
         biomes = tuple(BiomeRow(b.code, b.name, b.colour, mark.ink, mark.icon, self.faces.biome(b).bonus, b.count,
                                 len(organisms_in(deck, b.code)), b.bonus_source == "design")
-                       for b in deck.biomes for mark in (self.faces.biome_marks[b.code],))
+                       for b in self.biomes for mark in (self.faces.biome_marks[b.code],))
         roles = tuple(RoleRow(r, ROLE_NAMES[r], ROLE_COLOURS[r], self.faces.role(r).icon, ROW_NAMES[ROW_OF_ROLE[r]],
                               ROLE_DUTIES[r], sum(1 for o in deck.organisms if r in o.roles), r in HEALTHY_ROLES)
                       for r in ROLES)
         factors = tuple(FactorRow(f.name, f.factor.capitalize(), PLACEMENT[f.placement], self.faces.factor(f).text,
-                                  f.count, f.source == "design") for f in deck.factors)
-        parts = [
-            ("Biomes", render("rulebook/ecologies.html.j2", part="biomes", biomes=biomes)),
-            ("Trophic roles", render("rulebook/ecologies.html.j2", part="roles", roles=roles)),
-        ]
+                                  f.count, f.source == "design") for f in self.factors)
+        parts = [("Biomes", render("rulebook/ecologies.html.j2", part="biomes", biomes=biomes))] \
+            if biomes or not self.insert else []
+        if not self.insert:
+            parts.append(("Trophic roles", render("rulebook/ecologies.html.j2", part="roles", roles=roles)))
         if factors:
             parts.append(("Factor cards", render("rulebook/ecologies.html.j2", part="factors", factors=factors)))
         parts.append(("Food webs", render("rulebook/ecologies.html.j2", part="webs", webs=self.food_webs())))
@@ -180,7 +198,7 @@ class EcologiesRulebook:
         from cardtool.games.ecologies.render.foodweb_svg import render_svg
 
         webs = []
-        for biome in self.deck.biomes:
+        for biome in self.web_biomes():
             code = biome.code
             living = organisms_in(self.deck, code)
             witness = find_witness(self.deck, code)
@@ -190,17 +208,30 @@ class EcologiesRulebook:
             else:
                 caption = f"Cannot become healthy: {why_unhealthy(self.deck, code)}"
             url = "data:image/svg+xml," + quote(render_svg(self.deck, code))
-            webs.append(FoodWeb(code, biome.name, url, f"{len(living)} organisms. {caption}"))
+            joining = [o.name for o in self.organisms if code in o.biomes and o.id not in self.reprinted] \
+                if self.insert and biome not in self.biomes else []
+            joins = f" Joining it: {', '.join(joining)}." if joining else ""
+            webs.append(FoodWeb(code, biome.name, url, f"{len(living)} organisms.{joins} {caption}"))
         return tuple(webs)
+
+    def web_biomes(self) -> tuple:
+        """The biomes whose webs the book draws: every one; in an insert its own biomes and the base biomes
+        its organisms join (drawn as the combined game plays them)."""
+        if not self.insert:
+            return self.deck.biomes
+        codes = {b.code for b in self.biomes} | {code for o in self.organisms if o.id not in self.reprinted
+                                                 for code in o.biomes}
+        return tuple(b for b in self.deck.biomes if b.code in codes)
 
     def index(self) -> tuple[CardRow, ...]:
         rows = []
-        for card in sorted(self.deck.cards, key=lambda c: c.name.lower()):
+        for card in sorted(self.cards, key=lambda c: c.name.lower()):
+            reprint = " (reprint)" if card.id in self.reprinted else ""
             if isinstance(card, Organism):
-                rows.append(CardRow(card.name, "organism", " ".join(card.biomes), " ".join(card.roles),
+                rows.append(CardRow(card.name, "organism" + reprint, " ".join(card.biomes), " ".join(card.roles),
                                     format_vp(card.vp), card.count))
             elif card.kind == "biome":
-                rows.append(CardRow(card.name, "biome", card.code, "", "", card.count))
+                rows.append(CardRow(card.name, "biome" + reprint, card.code, "", "", card.count))
             else:
-                rows.append(CardRow(card.name, f"{card.factor} factor", "", "", "", card.count))
+                rows.append(CardRow(card.name, f"{card.factor} factor{reprint}", "", "", "", card.count))
         return tuple(rows)

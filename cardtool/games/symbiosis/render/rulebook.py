@@ -20,7 +20,7 @@ from cardtool.games.symbiosis.table import FIXED, CardTable
 from cardtool.render.card_diagram import Figure, Part, diagram
 from cardtool.render.context import deck_roots
 from cardtool.render.environment import render
-from cardtool.render.rulebook_parts import Components, count_line
+from cardtool.render.rulebook_parts import Components, count_line, reprint_note
 from cardtool.games.symbiosis.render.faces import SymbiosisFaces
 
 #: The parts of a card the rulebook names around a real card (classes of templates/symbiosis/card.html.j2).
@@ -117,37 +117,47 @@ class Example:
 class SymbiosisRulebook:
     """Generated rulebook parts for a Symbiosis deck."""
 
-    def __init__(self, deck: SymbiosisDeck):
+    def __init__(self, deck: SymbiosisDeck, shown: frozenset[str] | None = None, reprinted: frozenset[str] = frozenset()):
+        """shown: the ids of the cards an expansion's insert is about (None: the whole deck's book), of which
+        reprinted are base cards the expansion reprints."""
         self.deck = deck
         self.table = CardTable.of(deck)
         self.faces = SymbiosisFaces(deck)
+        self.insert = shown is not None
+        self.reprinted = reprinted
+        self.cards = tuple(c for c in deck.cards if shown is None or c.id in shown)
 
     def components(self) -> Components:
         deck = self.deck
-        animals = Counter(c.animal for c in deck.cards for _ in range(c.count))
-        seasons = Counter(c.season for c in deck.cards for _ in range(c.count))
-        rules = Counter(c.scoring.rule for c in deck.cards for _ in range(c.count))
+        cards = tuple(c for c in self.cards if c.id not in self.reprinted)
+        animals = Counter(c.animal for c in cards for _ in range(c.count))
+        seasons = Counter(c.season for c in cards for _ in range(c.count))
+        rules = Counter(c.scoring.rule for c in cards for _ in range(c.count))
         counts = [(a.plural_name if animals[a.id] != 1 else a.name, animals[a.id]) for a in deck.animals]
         notes = (", ".join(f"{seasons[s.id]} {s.name}" + (f" ({s.colour_name})" if s.colour_name else "")
                            for s in deck.seasons) + " cards",
                  f"{rules['fixed']} cards score fixed points, {rules['per_animal']} count an Animal "
                  f"and {rules['per_season']} count a Season",
-                 f"{len(deck.cards)} different cards")
-        return Components(count_line(deck.size, counts), tuple(counts), notes)
+                 f"{len(cards)} different cards")
+        notes += reprint_note([c.name for c in self.cards if c.id in self.reprinted])
+        counts = [(name, n) for name, n in counts if n or not self.insert]
+        return Components(count_line(sum(c.count for c in cards), counts), tuple(counts), notes)
 
     def reference(self) -> list[tuple[str, Markup]]:
         deck, table = self.deck, self.table
-        counted = Counter(table.counted[n] for n in range(len(table.cards)) if table.counted[n] != FIXED)
+        ids = {c.id for c in self.cards}
+        counted = Counter(table.counted[n] for n in range(len(table.cards))
+                          if table.counted[n] != FIXED and table.cards[n].id in ids)
         feature = {name: i for i, name in enumerate(table.feature_names)}
         seasons = tuple(MarkRow(s.name, self.faces.seasons[s.id].icon, s.colour, s.colour_name,
-                                sum(c.count for c in deck.cards if c.season == s.id),
+                                sum(c.count for c in self.cards if c.season == s.id),
                                 counted[feature[f"season:{s.id}"]]) for s in deck.seasons)
         animals = tuple(MarkRow(a.name, self.faces.animals[a.id].icon, "", "",
-                                sum(c.count for c in deck.cards if c.animal == a.id),
+                                sum(c.count for c in self.cards if c.animal == a.id),
                                 counted[feature[f"animal:{a.id}"]]) for a in deck.animals)
         index = tuple(IndexRow(c.name, deck.animal(c.animal).name, deck.season(c.season).name,
                                table.rule_text(n), c.count)
-                      for n, c in sorted(enumerate(table.cards), key=lambda nc: nc[1].name.lower()))
+                      for n, c in sorted(enumerate(table.cards), key=lambda nc: nc[1].name.lower()) if c.id in ids)
         return [("Seasons and Animals", Markup(render("rulebook/symbiosis.html.j2", part="marks", seasons=seasons,
                                                       animals=animals))),
                 ("Card index", Markup(render("rulebook/symbiosis.html.j2", part="index", cards=index)))]
@@ -156,9 +166,10 @@ class SymbiosisRulebook:
         return {"score": self.score_example, "table": self.table_of_modes}
 
     def introduction(self) -> list[tuple[str, Markup]]:
-        """'Reading the cards': a card that counts something, with its parts named."""
+        """'Reading the cards': a card that counts something, with its parts named (an insert leaves it to the
+        base rulebook)."""
         cards = self.deck.cards
-        if not cards:
+        if not cards or self.insert:
             return []
         card = next((c for c in cards if c.scoring.rule != "fixed"), cards[0])
         figure = Figure(diagram(self.deck, card.id, CARD_PARTS), f"A card: {card.name}, at its printed size.")
