@@ -3,15 +3,20 @@ field, about pairs too alike under deuteranopia, protanopia or tritanopia; the b
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
 from cardtool.deck.loader import load, load_deck
 from cardtool.games.palette import PaletteColour
 from cardtool.issues import Report
-from cardtool.render.colour_vision import CODE, TOO_CLOSE, VISIONS, check_palette, close_pairs, palette_files, swatches
-from tests.conftest import DECKS
+from cardtool.render.colour_cache import FILE, DifferenceCache, method_key
+from cardtool.render.colour_vision import (CODE, TOO_CLOSE, VISIONS, check_palette, close_pairs, colour_differences,
+                                           palette_files, swatches)
+from tests.conftest import DECKS, ROOT
 
 
 @pytest.mark.parametrize("deck", ["ecologies-bizarre-biomes", "frozen-and-deep", "symbiosis"])
@@ -72,3 +77,55 @@ def test_the_build_writes_the_palette_as_each_vision_sees_it(tmp_path):
     for vision, _, _ in VISIONS:
         assert vision in svg
     assert "Spring" in svg and "every pair differs" in verdict
+
+
+# -- the cache of differences already computed (render/colour_cache.py) --------------------------------
+RED, GREEN, BLUE = "#d62728", "#2ca02c", "#1f77b4"
+
+
+def _fresh(pairs, monkeypatch):
+    """The differences computed by ColorAide, the cache turned off."""
+    monkeypatch.setenv("CARDTOOL_CACHE_DIR", "")
+    return colour_differences(pairs)
+
+
+def test_cached_differences_are_the_computed_ones(monkeypatch, tmp_path):
+    pairs = {tuple(sorted((RED, GREEN))), tuple(sorted((GREEN, BLUE)))}
+    computed = _fresh(pairs, monkeypatch)
+    monkeypatch.setenv("CARDTOOL_CACHE_DIR", str(tmp_path))
+    assert colour_differences(pairs) == computed  # computed, then kept
+    assert (tmp_path / FILE).is_file()
+    monkeypatch.setattr("cardtool.render.colour_vision._computed", lambda missing: pytest.fail(f"computed {missing}"))
+    assert colour_differences(pairs) == computed  # read back, bit for bit
+
+
+@pytest.mark.parametrize("damage", ["not json {", '{"key": "another method", "pairs": {}}', "[1, 2]",
+                                    '{"key": "KEY", "pairs": {"#2ca02c|#d62728": [-1.0, 0.0, 0.0, 0.0]}}',
+                                    '{"key": "KEY", "pairs": {"#2ca02c|#d62728": ["a", "b"]}}'])
+def test_a_damaged_or_foreign_cache_is_never_trusted(monkeypatch, tmp_path, damage):
+    pair = tuple(sorted((RED, GREEN)))
+    computed = _fresh({pair}, monkeypatch)
+    (tmp_path / FILE).write_text(damage.replace("KEY", method_key(VISIONS)), encoding="utf-8")
+    monkeypatch.setenv("CARDTOOL_CACHE_DIR", str(tmp_path))
+    assert colour_differences({pair}) == computed
+    assert DifferenceCache(tmp_path / FILE, method_key(VISIONS), len(VISIONS)).known({pair}) == computed  # mended
+
+
+def test_an_unwritable_cache_folder_does_not_stop_the_check(monkeypatch, tmp_path):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("", encoding="utf-8")
+    monkeypatch.setenv("CARDTOOL_CACHE_DIR", str(blocked / "cache"))  # below a file: cannot be made
+    pair = tuple(sorted((RED, GREEN)))
+    assert colour_differences({pair}) == _fresh({pair}, monkeypatch)
+
+
+def test_validate_loads_coloraide_only_for_colours_not_compared_before(tmp_path):
+    """The second validate of an unchanged palette reads the numbers and warns the same, ColorAide unloaded."""
+    folder = _deck_with_colours(tmp_path, "#5a9e3a", "#c48a2c")  # a pair close to protanopes: a warning
+    script = ("import contextlib, io, sys\nfrom cardtool.cli import main\nout = io.StringIO()\n"
+              "with contextlib.redirect_stdout(out):\n    code = main(['validate', sys.argv[1]])\n"
+              "print(code, 'coloraide' in sys.modules, out.getvalue().count('colour-too-close'))")
+    env = {**os.environ, "CARDTOOL_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", script, str(folder)], capture_output=True, text=True, env=env,
+                           cwd=ROOT, timeout=120) for _ in range(2)]
+    assert [run.stdout.split() for run in runs] == [["0", "True", "1"], ["0", "False", "1"]], runs[0].stderr

@@ -16,7 +16,7 @@ from tests.conftest import DECKS, ROOT
 
 #: Libraries that cost a large part of a second to import, and the commands that may load them.
 HEAVY = ("scipy", "matplotlib", "weasyprint", "dask", "distributed", "rich", "pandas", "numpy", "networkx",
-         "jsonschema", "jinja2", "markdown_it", "pypdf", "PIL")
+         "jsonschema", "jinja2", "markdown_it", "pypdf", "PIL", "coloraide")
 
 
 def _loaded_after(code: str) -> set[str]:
@@ -57,8 +57,12 @@ def test_help_lists_every_command_without_importing_them():
 
 
 @pytest.mark.parametrize("command", ["validate", "info"])
-def test_validate_and_info_load_no_simulation_or_printing_library(command):
+def test_validate_and_info_load_no_simulation_or_printing_library(command, monkeypatch, tmp_path):
+    """Nor ColorAide, once the palette's colours have been compared (render/colour_cache.py)."""
     allowed = {"markdown_it"}  # rulebook sections
+    monkeypatch.setenv("CARDTOOL_CACHE_DIR", str(tmp_path))
+    first = _loaded_after(_cli(command, str(DECKS / "ecologies-bizarre-biomes")))
+    assert first - allowed <= {"coloraide"}  # the first validate of a palette compares its colours
     loaded = _loaded_after(_cli(command, str(DECKS / "ecologies-bizarre-biomes")))
     assert loaded - allowed == set()
 

@@ -16,7 +16,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
-from urllib.request import url2pathname
+
+if os.name == "nt":
+    from nturl2path import url2pathname
+else:  # what urllib.request.url2pathname is on POSIX: importing that module (http.client, email) costs ~40 ms
+    url2pathname = unquote
 
 from cardtool.issues import Location, Report
 

@@ -7,7 +7,8 @@ model of Machado, Oliveira & Fernandes (2009, severity 1), tritanopia by that of
 (1997), which Machado's paper recommends for tritans; every pair in a group is then compared with the
 CIEDE2000 colour difference (ΔE00; Sharma, Wu & Dalal 2005). Pairs closer than TOO_CLOSE are warned about
 at the field that declares the colour (docs/printing.md explains the threshold). The colour science is
-ColorAide's (a pure-Python library), imported only by the commands that check or show a palette.
+ColorAide's (a pure-Python library), imported only by the commands that check or show a palette, and by
+validate only for pairs of colours it has not compared before (render/colour_cache.py keeps the numbers).
 """
 
 from __future__ import annotations
@@ -65,23 +66,46 @@ def swatches(palette) -> tuple[Swatch, ...]:
 def close_pairs(palette, threshold: float = TOO_CLOSE) -> list[ClosePair]:
     """Every pair of colours in one group closer than threshold (ΔE00) under some vision: the vision is
     normal vision when the pair is alike to everyone, else the deficiency under which it is closest."""
-    from coloraide import Color
-
-    found = []
     by_group: dict[str, list] = {}
     for entry in palette:
         by_group.setdefault(entry.group, []).append(entry)
-    for group, entries in by_group.items():
-        seen = [[_simulated(e.colour, (f, m)) for _, f, m in VISIONS] for e in entries]
-        for (i, a), (j, b) in combinations(enumerate(entries), 2):
-            if a.colour.lower() == b.colour.lower():
-                continue  # one colour named twice (a biome's two cards) is not a pair to tell apart
-            differences = [(Color(seen[i][v]).delta_e(seen[j][v], method="2000"), VISIONS[v][0])
-                           for v in range(len(VISIONS))]
-            worst, vision = differences[0] if differences[0][0] < threshold else min(differences)
-            if worst < threshold:  # alike to everyone is said so, even where a deficiency makes it worse
-                found.append(ClosePair(group, a.name, b.name, vision, round(worst, 1)))
+    pairs = [(group, a, b) for group, entries in by_group.items() for a, b in combinations(entries, 2)
+             if a.colour.lower() != b.colour.lower()]  # one colour named twice (a biome's two cards) is no pair
+    differences = colour_differences({_pair(a.colour, b.colour) for _, a, b in pairs})
+    found = []
+    for group, a, b in pairs:
+        measured = list(zip(differences[_pair(a.colour, b.colour)], (name for name, _, _ in VISIONS)))
+        worst, vision = measured[0] if measured[0][0] < threshold else min(measured)
+        if worst < threshold:  # alike to everyone is said so, even where a deficiency makes it worse
+            found.append(ClosePair(group, a.name, b.name, vision, round(worst, 1)))
     return found
+
+
+def _pair(first: str, second: str) -> tuple[str, str]:
+    return tuple(sorted((first.lower(), second.lower())))
+
+
+def colour_differences(pairs: set[tuple[str, str]]) -> dict[tuple[str, str], tuple[float, ...]]:
+    """The ΔE00 of each pair of colours under each of VISIONS: from cardtool's cache where it has them
+    (render/colour_cache.py), else computed with ColorAide and kept there."""
+    from cardtool.render.colour_cache import open_cache
+
+    cache = open_cache(VISIONS)
+    known = cache.known(pairs)
+    missing = pairs - known.keys()
+    if missing:
+        computed = _computed(missing)
+        cache.add(computed, pairs)
+        known.update(computed)
+    return known
+
+
+def _computed(pairs: set[tuple[str, str]]) -> dict[tuple[str, str], tuple[float, ...]]:
+    from coloraide import Color
+
+    seen = {colour: [_simulated(colour, (f, m)) for _, f, m in VISIONS] for pair in pairs for colour in pair}
+    return {(a, b): tuple(Color(seen[a][v]).delta_e(seen[b][v], method="2000") for v in range(len(VISIONS)))
+            for a, b in sorted(pairs)}
 
 
 def game_palette(deck, source=None) -> tuple:
