@@ -215,13 +215,12 @@ class EcologiesRulebook:
         return tuple(webs)
 
     def web_biomes(self) -> tuple:
-        """The biomes whose webs the book draws: every one; in an insert its own biomes and the base biomes
-        its organisms join (drawn as the combined game plays them)."""
+        """The biomes whose webs the book draws: every one; in an insert its own biomes, then the base
+        biomes its organisms join (drawn as the combined game plays them)."""
         if not self.insert:
             return self.deck.biomes
-        codes = {b.code for b in self.biomes} | {code for o in self.organisms if o.id not in self.reprinted
-                                                 for code in o.biomes}
-        return tuple(b for b in self.deck.biomes if b.code in codes)
+        joined = {code for o in self.organisms if o.id not in self.reprinted for code in o.biomes}
+        return self.biomes + tuple(b for b in self.deck.biomes if b.code in joined and b not in self.biomes)
 
     def index(self) -> tuple[CardRow, ...]:
         rows = []
