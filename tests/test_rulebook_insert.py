@@ -146,3 +146,12 @@ def test_a_symbiosis_insert_counts_only_the_expansions_cards(run_cli, tmp_path):
     assert own and book.components.startswith(f"{sum(card.count for card in own)} cards: ")
     assert "Reading the cards" not in [chapter.title for chapter in book.chapters]
     assert index_names(book_html(book)) == {card.name for card in own}
+
+
+def test_a_stand_alone_expansion_keeps_its_stand_alone_rulebook():
+    from cardtool.render.rulebook import rulebook_context
+
+    deck = load_deck(DECKS / "frozen-and-deep", standalone=True)  # a stand-alone game: --standalone still works
+    book = rulebook_context(deck, PAPERS["a4"])
+    assert book.kind == "Rulebook" and not book.note
+    assert index_names(book_html(book)) == {card.name for card in deck.cards}
