@@ -12,12 +12,11 @@ CARDTOOL_CACHE_DIR turns the cache off. Nothing in it comes from a deck but colo
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
 import sys
-import tempfile
+import zlib
 from pathlib import Path
 
 FILE = "colour-differences.json"
@@ -49,7 +48,8 @@ def method_key(visions) -> str:
         meta = Path(spec.origin).with_name("__meta__.py").read_bytes() if spec and spec.origin else b""
     except OSError:
         meta = b""
-    return hashlib.sha256(meta + repr(visions).encode()).hexdigest()[:20]
+    # a checksum, not a hash: it tells versions apart (hashlib and its OpenSSL would cost validate ~10 ms)
+    return f"{zlib.crc32(meta):08x}-{zlib.crc32(repr(visions).encode()):08x}"
 
 
 def pair_key(pair: Pair) -> str:
@@ -86,6 +86,7 @@ class DifferenceCache:
         """Keep computed in the file (written whole, then renamed into place: readers never see half)."""
         if self.path is None or not computed:
             return
+        import tempfile  # only when ColorAide ran: validate of a palette compared before never writes
         if len(self.pairs) + len(computed) > LIMIT:
             self.pairs = {pair_key(p): list(v) for p, v in self.known(wanted).items()}
         self.pairs.update({pair_key(pair): [float(v) for v in values] for pair, values in computed.items()})
