@@ -103,7 +103,7 @@ def test_the_insert_draws_the_webs_its_organisms_live_in(frozen):
     assert "cav" not in webs  # a base biome it leaves as it is
 
 
-@pytest.mark.slow  # lays out seven pages with four food webs (about 6 s on a quiet machine)
+@pytest.mark.slow  # lays out seven pages with four food webs (22 s measured at load 8)
 def test_render_rulebook_insert_of_the_shipped_expansion(run_cli, tmp_path):
     out = tmp_path / "insert.pdf"
     code, stdout, err = run_cli("render", "rulebook", str(DECKS / "frozen-and-deep"), "--insert", "--out", str(out))
