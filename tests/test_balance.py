@@ -152,3 +152,32 @@ def test_each_changed_value_costs_what_the_tuning_file_says(tmp_path):
     same = player.play({params[0].name: 3})
     changed = player.play({params[0].name: 2})
     assert same.penalty < 1000 <= changed.penalty
+
+
+def test_the_last_step_puts_back_every_change_that_does_not_pay_for_itself():
+    """A fake game where only x matters (0 at x = 3, else 10) and every change costs 1: from a best
+    candidate that also moved y, the last step puts y back and keeps x's change, which earns its place."""
+    from types import SimpleNamespace
+
+    import optuna
+
+    from cardtool.balance.params import Parameter
+    from cardtool.balance.play import Played
+    from cardtool.balance.search import _Run
+
+    x, y = Parameter("card", "x", (1, 2, 3), 1), Parameter("card", "y", (1, 2, 3, 4, 5), 1)
+
+    class Fake:
+        params = [x, y]
+        tuning = SimpleNamespace(plan=SimpleNamespace(seed=5, looks=(100,)))
+
+        def play(self, values, best=math.inf, look=None):
+            cost = sum(values[p.name] != p.current for p in self.params)
+            return Played(values, 100, (0 if values[x.name] == 3 else 10) + cost)
+
+    lines: list[str] = []
+    start = Fake().play({x.name: 3, y.name: 5})
+    run = _Run(Fake(), optuna.create_study(), start, {}, 0, lines.append)
+    assert run.simplify() == [y.name]
+    assert run.best.values == {x.name: 3, y.name: 1} and run.best.penalty == 1
+    assert run.spent == 200 and lines[-1].startswith("simplified: 1 value(s)")
