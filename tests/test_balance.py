@@ -181,3 +181,23 @@ def test_the_last_step_puts_back_every_change_that_does_not_pay_for_itself():
     assert run.simplify() == [y.name]
     assert run.best.values == {x.name: 3, y.name: 1} and run.best.penalty == 1
     assert run.spent == 200 and lines[-1].startswith("simplified: 1 value(s)")
+
+
+def test_apply_writes_the_values_into_the_decks_own_files_keeping_everything_else(tmp_path):
+    import shutil
+
+    from cardtool.balance.apply import apply_values
+    from cardtool.balance.params import Parameter
+
+    deck = tmp_path / "symbiosis"
+    shutil.copytree(SYMBIOSIS, deck)
+    before = (deck / "cards.yaml").read_text()
+    bullfrog = Parameter("summer-frog-7", "scoring.points", (2, 3, 4, 5, 6, 7, 8), 7)
+    report, written = apply_values(deck, [bullfrog], {bullfrog.name: 5})
+    assert report.ok and written == [deck / "cards.yaml"]
+    after = (deck / "cards.yaml").read_text()
+    changed = [(a, b) for a, b in zip(before.splitlines(), after.splitlines()) if a != b]
+    assert changed == [("    scoring: {rule: fixed, points: 7}", "    scoring: {rule: fixed, points: 5}")]
+    assert len(before.splitlines()) == len(after.splitlines())  # every comment and card kept
+    report, written = apply_values(deck, [bullfrog], {bullfrog.name: -40})  # the card schema refuses it
+    assert not report.ok and written == [] and (deck / "cards.yaml").read_text() == after
