@@ -201,3 +201,24 @@ def test_apply_writes_the_values_into_the_decks_own_files_keeping_everything_els
     assert len(before.splitlines()) == len(after.splitlines())  # every comment and card kept
     report, written = apply_values(deck, [bullfrog], {bullfrog.name: -40})  # the card schema refuses it
     assert not report.ok and written == [] and (deck / "cards.yaml").read_text() == after
+
+
+def test_card_impact_against_peers_is_the_impact_less_the_mean_of_its_group(tmp_path):
+    from cardtool.balance.play import Player
+
+    text = SMALL.replace("  stalled: 1\n", "  stalled: 1\n  card_impact_vs_peers: {within: 8, peers: [scoring.rule]}\n")
+    report = Report()
+    tuning = read_tuning(tuning_file(tmp_path, text), report)
+    assert report.ok and tuning.targets.peers == ("scoring.rule",)
+    source = load(SYMBIOSIS).source
+    params = parameters(tuning, source, report)
+    played = Player(tuning, SYMBIOSIS, source, params, tmp_path, jobs=1).play({params[0].name: 3})
+    raw = {f.subject: f.value for f in played.findings if f.target == "card_impact"}
+    versus = {f.subject: f.value for f in played.findings if f.target == "card_impact_vs_peers"}
+    rule = {entry.data["name"]: entry.data["scoring"]["rule"] for entry in source.cards.values()}
+    fixed = [name for name in raw if rule[name] == "fixed"]
+    assert set(versus) == set(raw) and len(fixed) > 2
+    others = [raw[name] for name in fixed[1:]]
+    assert versus[fixed[0]] == pytest.approx(raw[fixed[0]] - sum(others) / len(others), abs=1e-6)
+    bad = SMALL.replace("  stalled: 1\n", "  stalled: 1\n  card_impact_vs_peers: {peers: [kind]}\n")
+    assert read_tuning(tuning_file(tmp_path, bad), Report()) is None  # `within` is required

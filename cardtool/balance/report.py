@@ -8,7 +8,7 @@ import json
 from cardtool.balance.check import Checked, verdict
 from cardtool.balance.search import Outcome
 
-_SIGN = {"seat_fairness": True, "card_impact": True}
+_SIGN = {"seat_fairness": True, "card_impact": True, "card_impact_vs_peers": True}
 
 
 def _figure(f) -> str:

@@ -94,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
             say(f"interrupted: run the same command again to resume the search (kept in {out / WORK})")
             return 130
         tuned = player.deck(outcome.best.values, Path(scratch) / "tuned", "tuned")
-        checks = [] if args.no_check else check(tuning, deck, tuned, player.kinds, args.jobs, args.scheduler, say)
+        checks = [] if args.no_check else check(tuning, deck, tuned, player.kinds, args.jobs, args.scheduler, say,
+                                                    player.peers)
     entries = overrides(params, outcome.best.values, loaded.source)
     with staged_dir(out, reads=(Path(args.deck),), command="balance") as stage:
         (stage / "overrides.yaml").write_text(overrides_yaml(entries, params, deck.manifest.name), encoding="utf-8")
