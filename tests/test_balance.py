@@ -222,3 +222,32 @@ def test_card_impact_against_peers_is_the_impact_less_the_mean_of_its_group(tmp_
     assert versus[fixed[0]] == pytest.approx(raw[fixed[0]] - sum(others) / len(others), abs=1e-6)
     bad = SMALL.replace("  stalled: 1\n", "  stalled: 1\n  card_impact_vs_peers: {peers: [kind]}\n")
     assert read_tuning(tuning_file(tmp_path, bad), Report()) is None  # `within` is required
+
+
+def test_local_moves_walk_the_worst_cards_value_to_its_target():
+    """A fake game whose one card is off its target by (x - 5) points: from x = 1, steps up one at a time
+    until the finding is inside, and no further."""
+    from types import SimpleNamespace
+
+    import optuna
+
+    from cardtool.balance.params import Parameter
+    from cardtool.balance.play import Played
+    from cardtool.balance.search import Budget, _Run
+    from cardtool.balance.targets import Finding
+
+    x = Parameter("card-x", "points", (1, 2, 3, 4, 5, 6, 7, 8), 1)
+
+    class Fake:
+        params = [x]
+        names = {"card-x": "Card X"}
+
+        def play(self, values, best=math.inf, look=None):
+            off = values[x.name] - 5
+            finding = Finding("card_impact", "Card X", off, off, off, "within ±0", abs(off), abs(off), "")
+            return Played(values, 10, off ** 2, [finding])
+
+    run = _Run(Fake(), optuna.create_study(), Fake().play({x.name: 1}), {}, 0, lambda line: None)
+    run.nudge(Budget(games=10_000), 0.0)
+    assert run.best.values == {x.name: 5} and run.best.penalty == 0
+    assert run.spent == 40  # 2, 3, 4, 5: each a step toward the target, none away from it

@@ -44,6 +44,7 @@ class Player:
         self.work, self.jobs, self.scheduler = work, jobs, scheduler
         self.kinds = {card_id: entry.kind for card_id, entry in source.cards.items()}
         self.peers = peer_groups(source, tuning.targets.peers)
+        self.names = {card_id: entry.data.get("name", card_id) for card_id, entry in source.cards.items()}
 
     def deck(self, values: dict, folder: Path, label: str):
         """The candidate's deck, written in folder and loaded as any deck is (DeckError if invalid)."""

@@ -21,6 +21,8 @@ from cardtool.errors import UsageError
 
 JOURNAL = "search.journal"
 REPEATS = 50  # proposals in a row of values already played before the search counts as exhausted
+SAMPLER_SHARE = 0.6  # of the budget, for Optuna's sampler; the rest for local moves from the best candidate
+WORST = 4  # local moves: the values of the cards of the worst findings, this many findings at a time
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,11 @@ class Budget:
         except ValueError:
             pass
         raise UsageError(f"--budget '{text}': give games (e.g. 20000) or a time (e.g. 90s, 15m, 2h)")
+
+    def part(self, share: float) -> "Budget":
+        """This share of the budget (the sampler's part of it; local moves get the rest)."""
+        return Budget(None if self.games is None else int(self.games * share),
+                      None if self.seconds is None else self.seconds * share)
 
     def left(self, games: int, started: float) -> bool:
         if self.games is not None:
@@ -103,10 +110,12 @@ def search(player: Player, out: Path, budget: Budget, name: str, say: Callable[[
             if (p := _played(t.user_attrs.get("played"))) is not None and not p.error}
     run = _Run(player, study, best, seen, spent, say)
     started = time.monotonic()
-    while budget.left(run.spent, started):
+    sampler = budget.part(SAMPLER_SHARE)
+    while sampler.left(run.spent, started):
         if run.attempt(study.ask()) is None and run.repeats > REPEATS:
             say(f"stopping: the sampler keeps proposing values already played ({len(seen)} different sets)")
             break
+    run.nudge(budget, started)
     simplified = run.simplify()
     finished = [t for t in study.trials if t.state in (TrialState.COMPLETE, TrialState.PRUNED)]
     return Outcome(baseline, run.best, len(finished), run.spent, len(done), simplified)
@@ -158,6 +167,47 @@ class _Run:
                  + f"; best so far {self.best.penalty:.1f} ({_changed(self.best, params)}); {self.spent} games played")
         return played
 
+    def play_values(self, values: dict) -> Played | None:
+        """One trial of the study with these values (None, unplayed, if one is not a value its parameter takes)."""
+        if any(values[p.name] not in p.values for p in self.player.params):
+            return None
+        self.study.enqueue_trial({p.name: p.values.index(values[p.name]) for p in self.player.params})
+        return self.attempt(self.study.ask())
+
+    def nudge(self, budget: Budget, started: float) -> None:
+        """Local moves from the best candidate: a step up or down in the values of the cards behind the
+        worst findings (a card too strong tried a step lower first), keeping the first that does better
+        and starting again from it, until no such step helps or the budget is spent. The sampler finds
+        the region; this walks its last steps, which TPE over dozens of values takes long to find."""
+        by_card: dict[str, list] = {}  # a finding names its card as the analysis does
+        for parameter in self.player.params:
+            by_card.setdefault(self.player.names.get(parameter.card, parameter.card), []).append(parameter)
+        if budget.left(self.spent, started):
+            self.say(f"local moves from the best candidate (penalty {self.best.penalty:.1f})")
+        while budget.left(self.spent, started):
+            worst = sorted((f for f in self.best.findings if f.excess > 0 and f.subject in by_card),
+                           key=lambda f: -f.excess)[:WORST]
+            moves = []
+            for finding in worst:
+                for parameter in by_card[finding.subject]:
+                    if self.best.values[parameter.name] not in parameter.values:
+                        continue
+                    at = parameter.values.index(self.best.values[parameter.name])
+                    for step in ((-1, 1) if finding.value > 0 else (1, -1)):
+                        if 0 <= at + step < len(parameter.values):
+                            values = dict(self.best.values, **{parameter.name: parameter.values[at + step]})
+                            if json.dumps(values, sort_keys=True) not in self.seen:
+                                moves.append(values)
+            before = self.best
+            for values in moves:
+                if not budget.left(self.spent, started):
+                    return
+                self.play_values(values)
+                if self.best is not before:
+                    break
+            if self.best is before:
+                return
+
     def simplify(self) -> list[str]:
         """After the budget: put each changed value of the best candidate back to the deck's own, one at a
         time, keeping every one whose candidate does better (with cost_per_change, a change that bought
@@ -170,9 +220,8 @@ class _Run:
         back = []
         for parameter in moved:
             values = dict(self.best.values, **{parameter.name: parameter.current})
-            self.study.enqueue_trial({p.name: p.values.index(values[p.name]) for p in self.player.params})
             before = self.best
-            played = self.attempt(self.study.ask())
+            played = self.play_values(values)
             known = played or self.seen[json.dumps(values, sort_keys=True)]
             if self.best is not before or (played is None and not known.stopped and known.penalty < before.penalty):
                 self.best = known
