@@ -251,3 +251,30 @@ def test_local_moves_walk_the_worst_cards_value_to_its_target():
     run.nudge(Budget(games=10_000), 0.0)
     assert run.best.values == {x.name: 5} and run.best.penalty == 0
     assert run.spent == 40  # 2, 3, 4, 5: each a step toward the target, none away from it
+
+
+def test_a_new_search_in_the_same_journal_starts_from_the_earlier_best(tmp_path):
+    """After the tuning file changes, the new study's first candidates are the deck's own values and then
+    the earlier search's best (here found by the first search, played again by the second)."""
+    from types import SimpleNamespace
+
+    from cardtool.balance.params import Parameter
+    from cardtool.balance.play import Played
+    from cardtool.balance.search import Budget, search
+
+    x = Parameter("card", "x", (1, 2, 3, 4, 5, 6, 7, 8, 9), 1)
+
+    class Fake:
+        params = [x]
+        names: dict = {}
+        tuning = SimpleNamespace(plan=SimpleNamespace(seed=5, looks=(100,)))
+
+        def play(self, values, best=math.inf, look=None):
+            return Played(values, 100, abs(values[x.name] - 7))
+
+    first = search(Fake(), tmp_path, Budget(games=3000), "first", lambda line: None)
+    assert first.best.values[x.name] == 7
+    lines: list[str] = []
+    second = search(Fake(), tmp_path, Budget(games=400), "second", lines.append)
+    assert any("earlier search's best values" in line for line in lines)
+    assert second.best.values[x.name] == 7 and second.best.penalty == 0

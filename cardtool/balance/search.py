@@ -102,12 +102,17 @@ def search(player: Player, out: Path, budget: Budget, name: str, say: Callable[[
         starting = {p.name: p.values.index(p.current) for p in params if p.current in p.values}
         if len(starting) == len(params):
             study.enqueue_trial(starting)  # TPE learns from the deck's own values first
+        carried = _carried(storage, [e for e in earlier if e != name], params)
+        if carried is not None:
+            study.enqueue_trial(carried)
+            say("the earlier search's best values (those this tuning file still lets change) are the next candidate")
     else:
         say(f"resuming the search in {out / JOURNAL}: {len(done)} candidates already played")
     say(f"the deck as it is: penalty {baseline.penalty:.1f} ({_worst(baseline)})")
     best = _best(study, baseline)
     seen = {json.dumps(p.values, sort_keys=True): p for t in study.trials
             if (p := _played(t.user_attrs.get("played"))) is not None and not p.error}
+    seen.setdefault(json.dumps(baseline.values, sort_keys=True), baseline)  # the deck's own: played already
     run = _Run(player, study, best, seen, spent, say)
     started = time.monotonic()
     sampler = budget.part(SAMPLER_SHARE)
@@ -228,6 +233,24 @@ class _Run:
                 back.append(parameter.name)
         self.say(f"simplified: {len(back)} value(s) back at the deck's own" + (f" ({', '.join(back)})" if back else ""))
         return back
+
+
+def _carried(storage, earlier: list[str], params) -> dict | None:
+    """The best values of the latest earlier search in the journal, as trial indices for these parameters
+    (a value it did not try, or one this tuning file no longer allows, at the deck's own): after a small
+    change to the tuning file, the new search starts where the old one ended, not from nothing."""
+    import optuna
+
+    for study_name in reversed(earlier):
+        study = optuna.load_study(study_name=study_name, storage=storage)
+        best = _best(study, _played(study.user_attrs.get("baseline")) or Played({}, 0, math.inf))
+        if not best.values:
+            continue
+        values = {p.name: best.values[p.name] if best.values.get(p.name) in p.values else p.current for p in params}
+        if all(v in p.values for p, v in zip(params, values.values())) and any(
+                values[p.name] != p.current for p in params):
+            return {p.name: p.values.index(values[p.name]) for p in params}
+    return None
 
 
 def _best(study, baseline: Played) -> Played:
