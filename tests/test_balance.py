@@ -152,3 +152,129 @@ def test_each_changed_value_costs_what_the_tuning_file_says(tmp_path):
     same = player.play({params[0].name: 3})
     changed = player.play({params[0].name: 2})
     assert same.penalty < 1000 <= changed.penalty
+
+
+def test_the_last_step_puts_back_every_change_that_does_not_pay_for_itself():
+    """A fake game where only x matters (0 at x = 3, else 10) and every change costs 1: from a best
+    candidate that also moved y, the last step puts y back and keeps x's change, which earns its place."""
+    from types import SimpleNamespace
+
+    import optuna
+
+    from cardtool.balance.params import Parameter
+    from cardtool.balance.play import Played
+    from cardtool.balance.search import _Run
+
+    x, y = Parameter("card", "x", (1, 2, 3), 1), Parameter("card", "y", (1, 2, 3, 4, 5), 1)
+
+    class Fake:
+        params = [x, y]
+        tuning = SimpleNamespace(plan=SimpleNamespace(seed=5, looks=(100,)))
+
+        def play(self, values, best=math.inf, look=None):
+            cost = sum(values[p.name] != p.current for p in self.params)
+            return Played(values, 100, (0 if values[x.name] == 3 else 10) + cost)
+
+    lines: list[str] = []
+    start = Fake().play({x.name: 3, y.name: 5})
+    run = _Run(Fake(), optuna.create_study(), start, {}, 0, lines.append)
+    assert run.simplify() == [y.name]
+    assert run.best.values == {x.name: 3, y.name: 1} and run.best.penalty == 1
+    assert run.spent == 200 and lines[-1].startswith("simplified: 1 value(s)")
+
+
+def test_apply_writes_the_values_into_the_decks_own_files_keeping_everything_else(tmp_path):
+    import shutil
+
+    from cardtool.balance.apply import apply_values
+    from cardtool.balance.params import Parameter
+
+    deck = tmp_path / "symbiosis"
+    shutil.copytree(SYMBIOSIS, deck)
+    before = (deck / "cards.yaml").read_text()
+    bullfrog = Parameter("summer-frog-7", "scoring.points", (2, 3, 4, 5, 6, 7, 8), 7)
+    report, written = apply_values(deck, [bullfrog], {bullfrog.name: 5})
+    assert report.ok and written == [deck / "cards.yaml"]
+    after = (deck / "cards.yaml").read_text()
+    changed = [(a, b) for a, b in zip(before.splitlines(), after.splitlines()) if a != b]
+    assert changed == [("    scoring: {rule: fixed, points: 7}", "    scoring: {rule: fixed, points: 5}")]
+    assert len(before.splitlines()) == len(after.splitlines())  # every comment and card kept
+    report, written = apply_values(deck, [bullfrog], {bullfrog.name: -40})  # the card schema refuses it
+    assert not report.ok and written == [] and (deck / "cards.yaml").read_text() == after
+
+
+def test_card_impact_against_peers_is_the_impact_less_the_mean_of_its_group(tmp_path):
+    from cardtool.balance.play import Player
+
+    text = SMALL.replace("  stalled: 1\n", "  stalled: 1\n  card_impact_vs_peers: {within: 8, peers: [scoring.rule]}\n")
+    report = Report()
+    tuning = read_tuning(tuning_file(tmp_path, text), report)
+    assert report.ok and tuning.targets.peers == ("scoring.rule",)
+    source = load(SYMBIOSIS).source
+    params = parameters(tuning, source, report)
+    played = Player(tuning, SYMBIOSIS, source, params, tmp_path, jobs=1).play({params[0].name: 3})
+    raw = {f.subject: f.value for f in played.findings if f.target == "card_impact"}
+    versus = {f.subject: f.value for f in played.findings if f.target == "card_impact_vs_peers"}
+    rule = {entry.data["name"]: entry.data["scoring"]["rule"] for entry in source.cards.values()}
+    fixed = [name for name in raw if rule[name] == "fixed"]
+    assert set(versus) == set(raw) and len(fixed) > 2
+    others = [raw[name] for name in fixed[1:]]
+    assert versus[fixed[0]] == pytest.approx(raw[fixed[0]] - sum(others) / len(others), abs=1e-6)
+    bad = SMALL.replace("  stalled: 1\n", "  stalled: 1\n  card_impact_vs_peers: {peers: [kind]}\n")
+    assert read_tuning(tuning_file(tmp_path, bad), Report()) is None  # `within` is required
+
+
+def test_local_moves_walk_the_worst_cards_value_to_its_target():
+    """A fake game whose one card is off its target by (x - 5) points: from x = 1, steps up one at a time
+    until the finding is inside, and no further."""
+    from types import SimpleNamespace
+
+    import optuna
+
+    from cardtool.balance.params import Parameter
+    from cardtool.balance.play import Played
+    from cardtool.balance.search import Budget, _Run
+    from cardtool.balance.targets import Finding
+
+    x = Parameter("card-x", "points", (1, 2, 3, 4, 5, 6, 7, 8), 1)
+
+    class Fake:
+        params = [x]
+        names = {"card-x": "Card X"}
+
+        def play(self, values, best=math.inf, look=None):
+            off = values[x.name] - 5
+            finding = Finding("card_impact", "Card X", off, off, off, "within ±0", abs(off), abs(off), "")
+            return Played(values, 10, off ** 2, [finding])
+
+    run = _Run(Fake(), optuna.create_study(), Fake().play({x.name: 1}), {}, 0, lambda line: None)
+    run.nudge(Budget(games=10_000), 0.0)
+    assert run.best.values == {x.name: 5} and run.best.penalty == 0
+    assert run.spent == 40  # 2, 3, 4, 5: each a step toward the target, none away from it
+
+
+def test_a_new_search_in_the_same_journal_starts_from_the_earlier_best(tmp_path):
+    """After the tuning file changes, the new study's first candidates are the deck's own values and then
+    the earlier search's best (here found by the first search, played again by the second)."""
+    from types import SimpleNamespace
+
+    from cardtool.balance.params import Parameter
+    from cardtool.balance.play import Played
+    from cardtool.balance.search import Budget, search
+
+    x = Parameter("card", "x", (1, 2, 3, 4, 5, 6, 7, 8, 9), 1)
+
+    class Fake:
+        params = [x]
+        names: dict = {}
+        tuning = SimpleNamespace(plan=SimpleNamespace(seed=5, looks=(100,)))
+
+        def play(self, values, best=math.inf, look=None):
+            return Played(values, 100, abs(values[x.name] - 7))
+
+    first = search(Fake(), tmp_path, Budget(games=3000), "first", lambda line: None)
+    assert first.best.values[x.name] == 7
+    lines: list[str] = []
+    second = search(Fake(), tmp_path, Budget(games=400), "second", lines.append)
+    assert any("earlier search's best values" in line for line in lines)
+    assert second.best.values[x.name] == 7 and second.best.penalty == 0

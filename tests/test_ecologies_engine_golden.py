@@ -20,7 +20,11 @@ from cardtool.deck.loader import load_deck
 from cardtool.engine.playout import play
 from cardtool.games import GAMES
 from cardtool.games.ecologies.engine import EcologiesGame
-from tests.conftest import DATA, DECKS
+from tests.conftest import DATA
+
+#: The decks these games were recorded with: copies of the shipped 0.1.0 decks, so a new deck version
+#: (a balance change) does not change them; the engine and the bots still must play them exactly.
+DECKS = DATA / "ecologies" / "decks-0.1.0"
 
 GOLDEN = DATA / "ecologies" / "engine_games.jsonl"
 #: The playout loop's cap as `cardtool simulate` uses it (random bots may otherwise buy for ever).

@@ -19,7 +19,11 @@ from cardtool.games.ecologies.actions import action_from_json
 from cardtool.games.ecologies.bots import BOTS
 from cardtool.games.ecologies.engine import EcologiesGame
 from cardtool.games.ecologies.text import EcologiesText
-from tests.conftest import DATA, DECKS
+from tests.conftest import DATA
+
+#: The decks these games were recorded with: copies of the shipped 0.1.0 decks, so a new deck version
+#: (a balance change) does not change them; the engine and the bots still must play them exactly.
+DECKS = DATA / "ecologies" / "decks-0.1.0"
 
 GOLDEN = DATA / "ecologies" / "golden"
 GAMES = {

@@ -1,7 +1,8 @@
 """Stored playthroughs: seeded Symbiosis games replay exactly as they did before the engine was made faster.
 
 tests/data/symbiosis/golden-games.json holds, per table (mode, seats, bots), every game's final scores and a
-digest of its swaps, recorded from the engine and bots as they were before they were optimised. A change
+digest of its swaps, played with the deck as shipped at 0.1.0 (a copy in tests/data/symbiosis/deck-0.1.0, so
+rebalancing the shipped deck does not move these games), recorded from the engine and bots as they were before they were optimised. A change
 that makes the engine or GreedyBot faster must leave every one of these games identical; a change that
 means to change how the bots play records the file again, on purpose:
 
@@ -21,9 +22,10 @@ from cardtool.deck.loader import load_deck
 from cardtool.engine.playout import play
 from cardtool.engine.seeds import derive_seed
 from cardtool.games.symbiosis import PLUGIN
-from tests.conftest import DATA, DECKS
+from tests.conftest import DATA
 
 GOLDEN = DATA / "symbiosis" / "golden-games.json"
+DECK = DATA / "symbiosis" / "deck-0.1.0"  # the cards the recording was made with
 #: (mode, seats, bot of every seat, games): four-player GreedyBot is the engine benchmark's table.
 TABLES = [("standard", 4, "greedy", 1000), ("duel", 2, "greedy", 400), ("team", 4, "greedy", 200),
           ("standard", 3, "greedy", 200), ("standard", 4, "random", 200)]
@@ -49,7 +51,7 @@ def record(deck) -> dict[str, list[str]]:
 
 @pytest.fixture(scope="module")
 def deck():
-    return load_deck(DECKS / "symbiosis")
+    return load_deck(DECK)
 
 
 @pytest.fixture(scope="module")
@@ -68,5 +70,5 @@ def test_seeded_games_replay_exactly_as_recorded(deck, golden, mode, players, bo
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
         raise SystemExit("usage: python -m tests.test_symbiosis_golden --write")
-    GOLDEN.write_text(json.dumps(record(load_deck(DECKS / "symbiosis")), indent=0) + "\n", encoding="utf-8")
+    GOLDEN.write_text(json.dumps(record(load_deck(DECK)), indent=0) + "\n", encoding="utf-8")
     print(f"wrote {GOLDEN.relative_to(Path.cwd()) if GOLDEN.is_relative_to(Path.cwd()) else GOLDEN.name}")

@@ -24,7 +24,7 @@ class Checked:
 
 
 def check(tuning: Tuning, before_deck, after_deck, kinds: dict, jobs: int | None, scheduler: str | None,
-          say: Callable[[str], None]) -> list[Checked]:
+          say: Callable[[str], None], peers: dict | None = None) -> list[Checked]:
     from cardtool.sim.analysis import Spec, analyse
     from cardtool.sim.config import simulated_game
     from cardtool.sim.lineups import setups
@@ -41,7 +41,7 @@ def check(tuning: Tuning, before_deck, after_deck, kinds: dict, jobs: int | None
                 f", line-up {lineup.label} ({', '.join(setup.lineup)}), seed {plan.check_seed}")
             records = run(setup, jobs=jobs, scheduler=scheduler).records
             analysis = analyse(records, Spec.of(simulated_game(deck), deck))
-            measured.append(measure(analysis, tuning.targets, kinds))
+            measured.append(measure(analysis, tuning.targets, kinds, peers))
         results.append(Checked(word, games, *measured))
     return results
 

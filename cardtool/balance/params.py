@@ -80,13 +80,13 @@ def _same_kind(value: object, current: object) -> bool:
     return isinstance(value, numbers) and isinstance(current, numbers) or type(value) is type(current)
 
 
-def _path(field: str) -> list:
+def path_of(field: str) -> list:
     return [int(part) if part.isdigit() else part for part in field.split(".")]
 
 
 def read_field(data: dict, field: str):
     value = data
-    for part in _path(field):
+    for part in path_of(field):
         value = value[part]
     return value
 
@@ -99,7 +99,7 @@ def overrides(params: list[Parameter], chosen: dict[str, object], source: DeckSo
         value = chosen[parameter.name]
         if value == parameter.current:
             continue
-        path = _path(parameter.field)
+        path = path_of(parameter.field)
         top = path[0]
         fields = by_card.setdefault(parameter.card, {})
         if top not in fields:

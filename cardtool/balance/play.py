@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardtool.balance.params import Parameter, overrides, write_deck
-from cardtool.balance.targets import Finding, hopeful, measure, penalty
+from cardtool.balance.targets import Finding, hopeful, measure, peer_groups, penalty
 from cardtool.balance.tuning import Tuning, search_seeds
 from cardtool.deck.loader import load
 from cardtool.deck.source import DeckSource
@@ -43,6 +43,8 @@ class Player:
         self.tuning, self.deck_path, self.source, self.params = tuning, Path(deck_path), source, params
         self.work, self.jobs, self.scheduler = work, jobs, scheduler
         self.kinds = {card_id: entry.kind for card_id, entry in source.cards.items()}
+        self.peers = peer_groups(source, tuning.targets.peers)
+        self.names = {card_id: entry.data.get("name", card_id) for card_id, entry in source.cards.items()}
 
     def deck(self, values: dict, folder: Path, label: str):
         """The candidate's deck, written in folder and loaded as any deck is (DeckError if invalid)."""
@@ -81,7 +83,7 @@ class Player:
             setup = prepare(deck, games=games, players=plan.players, mode=plan.mode, bots=plan.bots, seed=seed,
                             max_turns=plan.max_turns)
             records += run(setup, jobs=self.jobs, scheduler=self.scheduler).records
-            findings = measure(analyse(records, spec), self.tuning.targets, self.kinds)
+            findings = measure(analyse(records, spec), self.tuning.targets, self.kinds, self.peers)
             played = Played(values, len(records), penalty(findings) + cost, findings)
             if k == len(seeds) - 1:
                 break

@@ -8,7 +8,7 @@ import json
 from cardtool.balance.check import Checked, verdict
 from cardtool.balance.search import Outcome
 
-_SIGN = {"seat_fairness": True, "card_impact": True}
+_SIGN = {"seat_fairness": True, "card_impact": True, "card_impact_vs_peers": True}
 
 
 def _figure(f) -> str:
@@ -27,6 +27,7 @@ def balance_json(deck_id: str, tuning, outcome: Outcome, params, checks: list[Ch
     return json.dumps({
         "deck": deck_id, "tuning": str(tuning.file),
         "search": {"candidates": outcome.trials, "games": outcome.games, "resumed_from": outcome.resumed,
+                   "simplified": outcome.simplified,
                    "penalty_before": outcome.baseline.penalty, "penalty_after": outcome.best.penalty,
                    "seeds": {"first": tuning.plan.seed, "looks": list(tuning.plan.looks)}, "bots": tuning.plan.bots},
         "changes": changes(outcome, params),
@@ -44,7 +45,9 @@ def report_md(deck_name: str, tuning, outcome: Outcome, params, checks: list[Che
              f"each estimate lies outside its target"
              + (f", plus {tuning.cost_per_change:g} for each value changed" if tuning.cost_per_change else "")
              + f") went from {outcome.baseline.penalty:.1f} to "
-             f"{outcome.best.penalty:.1f}.", "", "## What changed", ""]
+             f"{outcome.best.penalty:.1f}."
+             + (f" Its last step put {len(outcome.simplified)} changed value(s) back at the deck's own, where the "
+                "deck did better without the change." if outcome.simplified else ""), "", "## What changed", ""]
     moved = changes(outcome, params)
     if moved:
         lines += ["| Card | Field | Was | Now |", "|---|---|---|---|"]

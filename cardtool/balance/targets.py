@@ -66,9 +66,11 @@ def _percent(rate: Rate) -> tuple[float, float, float]:
     return 100 * rate.value, 100 * rate.low, 100 * rate.high
 
 
-def measure(analysis: Analysis, targets: Targets, kinds: dict[str, str] | None = None) -> list[Finding]:
+def measure(analysis: Analysis, targets: Targets, kinds: dict[str, str] | None = None,
+            peers: dict[str, tuple] | None = None) -> list[Finding]:
     """Every target on every subject it applies to; kinds (card id -> kind) limits cards_played to
-    the cards a player chooses to play (not biome cards, say) when the game records who played what."""
+    the cards a player chooses to play (not biome cards, say) when the game records who played what;
+    peers (card id -> its group, see peer_groups) says which cards card_impact_vs_peers compares."""
     found: list[Finding] = []
     if targets.seat_fairness is not None:
         fair = 100 * analysis.average_seat
@@ -82,6 +84,8 @@ def measure(analysis: Analysis, targets: Targets, kinds: dict[str, str] | None =
             if d.estimate == d.estimate:  # NaN when a card was never (or always) kept
                 found.append(_within("card_impact", card.name, 100 * d.estimate, 100 * d.low, 100 * d.high,
                                      targets.card_impact))
+    if targets.card_impact_vs_peers is not None:
+        found += _versus_peers(analysis, targets.card_impact_vs_peers, peers or {})
     if targets.stalled is not None:
         value, low, high = _percent(analysis.capped)
         found.append(_between("stalled", "every game", value, low, high, 0.0, targets.stalled,
@@ -104,6 +108,42 @@ def measure(analysis: Analysis, targets: Targets, kinds: dict[str, str] | None =
         median = analysis.length.median
         found.append(_between("length", "median turns", median, median, median, lo, hi, f"{lo:g} to {hi:g}"))
     return found
+
+
+def _versus_peers(analysis: Analysis, bound: float, peers: dict[str, tuple]) -> list[Finding]:
+    """Each card's impact minus the mean impact of the other cards of its group: where doing more of
+    something wins whatever the card (Ecologies: seats that play more organisms win), the raw impact
+    measures activity and this compares a card with its like. Its interval is the card's, shifted by
+    that mean (the mean of many peers varies far less than one card's estimate)."""
+    impacts = {card.id: card.impact for card in analysis.cards if card.impact.estimate == card.impact.estimate}
+    found = []
+    for card in analysis.cards:
+        if card.id not in impacts:
+            continue
+        group = peers.get(card.id, ())
+        others = [d.estimate for other, d in impacts.items() if other != card.id and peers.get(other, ()) == group]
+        if not others:
+            continue
+        mean = sum(others) / len(others)
+        d = impacts[card.id]
+        found.append(_within("card_impact_vs_peers", card.name, 100 * (d.estimate - mean), 100 * (d.low - mean),
+                             100 * (d.high - mean), bound))
+    return found
+
+
+def peer_groups(source, fields: tuple[str, ...]) -> dict[str, tuple]:
+    """Card id -> the values of the peer fields (`kind`, or a dotted field such as `vp`; None if absent)."""
+    def value(entry, field: str):
+        if field == "kind":
+            return entry.kind
+        data = entry.data
+        for part in field.split("."):
+            if not isinstance(data, dict) or part not in data:
+                return None
+            data = data[part]
+        return data if isinstance(data, (str, int, float, bool)) else repr(data)
+
+    return {card_id: tuple(value(entry, f) for f in fields) for card_id, entry in source.cards.items()}
 
 
 def penalty(findings: list[Finding]) -> float:

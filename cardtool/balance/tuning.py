@@ -46,6 +46,8 @@ class Targets:
     cards_played: float | None = None  # percent, at least
     biome_healthy: float | None = None  # percent, at least
     length: tuple[float, float] | None = None  # median turns
+    card_impact_vs_peers: float | None = None  # points: a card's impact minus the mean of its peers'
+    peers: tuple[str, ...] = ("kind",)  # the card fields whose values group a card with its peers
 
 
 @dataclass(frozen=True)
@@ -95,13 +97,23 @@ def read_tuning(path: Path, report: Report) -> Tuning | None:
         return None
     t = data["targets"]
     targets = Targets(t.get("seat_fairness"), t.get("card_impact"), t.get("stalled"), t.get("cards_played"),
-                      t.get("biome_healthy"), tuple(t["length"]) if "length" in t else None)
+                      t.get("biome_healthy"), tuple(t["length"]) if "length" in t else None,
+                      *_peers(t.get("card_impact_vs_peers")))
     if targets.length is not None and targets.length[0] > targets.length[1]:
         report.error("schema", f"targets.length: the low end {targets.length[0]:g} is above the high end "
                      f"{targets.length[1]:g}", location=doc.locate(("targets", "length")))
         return None
     return Tuning(Path(path), changes, fixed, targets, plan, Path(path).read_text(encoding="utf-8"),
                   data.get("cost_per_change", 0.0))
+
+
+def _peers(entry) -> tuple:
+    """card_impact_vs_peers as (bound, peer fields): a number (peers: the same kind), or {within, peers}."""
+    if entry is None:
+        return None, ("kind",)
+    if isinstance(entry, dict):
+        return entry["within"], tuple(entry.get("peers") or ("kind",))
+    return entry, ("kind",)
 
 
 def _change(doc: SourceDoc, index: int, entry: dict, report: Report) -> Change:

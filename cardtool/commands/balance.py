@@ -19,12 +19,15 @@ examples:
   cardtool balance decks/symbiosis --tune my-tuning.yaml --budget 40000      # games, all candidates together
 
   cardtool balance decks/symbiosis --tune decks/symbiosis/tuning.yaml --deck-out decks/symbiosis-tuned
+  cardtool balance decks/symbiosis --tune decks/symbiosis/tuning.yaml --apply   # into the deck's own YAML
 
 The search resumes when run again with the same deck, tuning file and --out (Ctrl-C stops it; the
 candidates played are kept). Outputs in --out (default build/<deck-id>/balance/): overrides.yaml (the
 chosen values as an expansion's overrides), report.md and balance.json (every target before and after,
 on fresh seeds, under each line-up of the tuning file). --deck-out DIR also writes a deck there that
-applies the values to the original: play, simulate, build or `cardtool diff` it.
+applies the values to the original: play, simulate, build or `cardtool diff` it. --apply writes them
+into the deck's own card files instead (comments and layout kept; nothing written if the deck would not
+validate).
 """
 WORK = ".cardtool-balance"  # the search's journal, kept between runs (a hidden folder of --out)
 MADE_BY = "# Made by `cardtool balance`"  # the first line of a deck --deck-out wrote, which a new run may replace
@@ -41,6 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="play on a Dask cluster instead")
     parser.add_argument("--deck-out", type=Path, metavar="DIR",
                         help="also write a deck that applies the chosen values (a new folder, or one balance wrote)")
+    parser.add_argument("--apply", action="store_true",
+                        help="write the chosen values into the deck's own card files (comments kept; put back if invalid)")
     parser.add_argument("--no-check", action="store_true",
                         help="skip the before/after check on fresh seeds (the report then says so)")
 
@@ -89,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
             say(f"interrupted: run the same command again to resume the search (kept in {out / WORK})")
             return 130
         tuned = player.deck(outcome.best.values, Path(scratch) / "tuned", "tuned")
-        checks = [] if args.no_check else check(tuning, deck, tuned, player.kinds, args.jobs, args.scheduler, say)
+        checks = [] if args.no_check else check(tuning, deck, tuned, player.kinds, args.jobs, args.scheduler, say,
+                                                    player.peers)
     entries = overrides(params, outcome.best.values, loaded.source)
     with staged_dir(out, reads=(Path(args.deck),), command="balance") as stage:
         (stage / "overrides.yaml").write_text(overrides_yaml(entries, params, deck.manifest.name), encoding="utf-8")
@@ -103,6 +109,20 @@ def run(args: argparse.Namespace) -> int:
         write_deck(args.deck_out, Path(args.deck), loaded.source, entries, "tuned")
         say(f"the tuned deck: {args.deck_out} (cardtool diff {args.deck} {args.deck_out})")
     say(f"{out}/report.md, {out}/balance.json, {out}/overrides.yaml")
+    if args.apply:
+        return apply(Path(args.deck), params, outcome.best.values, say)
+    return 0
+
+
+def apply(deck: Path, params, values: dict, say) -> int:
+    """--apply: the chosen values into the deck's own files; a deck they would make invalid stays as it was."""
+    from cardtool.balance.apply import apply_values
+
+    report, written = apply_values(deck, params, values)
+    if not report.ok:
+        raise DeckError(f"the chosen values were not written into {deck}: nothing changed", report)
+    say(f"applied to {deck}: {', '.join(p.name for p in written) or 'nothing to change'} (bump deck.yaml's version; "
+        f"`cardtool diff {deck} --rev HEAD` lists the changes for a changelog)")
     return 0
 
 
