@@ -115,3 +115,28 @@ def test_the_printed_report_lists_the_cards_that_matter_and_says_so(analysis, mo
     dropped = next(row["id"] for row in context["cards"] if not row["in_pdf"])
     assert f'class="note">{dropped}<' in full and f'class="note">{dropped}<' not in printed
     assert f"lists {len(kept)} of the {len(CARDS)} cards" in printed and "lists" not in full.split(">Cards<")[1][:400]
+
+
+def test_the_printed_page_draws_chart_labels_as_placed_text_and_keeps_the_marks():
+    """The PDF's page: a chart becomes a picture of its marks under its labels as HTML text, escaped,
+    at the SVG's anchor points; a text the conversion does not know stays in the picture."""
+    import base64
+    import re
+
+    from cardtool.sim import charts
+    from cardtool.sim.report_print import printed_page
+    from cardtool.sim.stats import Rate
+
+    svg = charts.forest(["<b>Fox</b> & Co", "Oak"], [0.1, -0.1], [0.0, -0.2], [0.2, 0.0], [True, False], xlabel="diff")
+    odd = svg.replace("</svg>", '<text x="1" y="2" transform="scale(2)">kept</text></svg>')
+    page = printed_page(f"<html><head><style>p {{}}</style></head><body>{odd}</body></html>")
+    assert "<svg" not in page and ".plot span" in page
+    assert '">&lt;b&gt;Fox&lt;/b&gt; &amp; Co</span>' in page and '">diff</span>' in page
+    picture = base64.b64decode(re.search(r'src="data:image/svg\+xml;base64,([^"]+)"', page).group(1)).decode()
+    assert "<circle" in picture and "Fox" not in picture and ">kept</text>" in picture
+    label = re.search(r'<span class="end" style="left: (-?[\d.]+)px; top: (-?[\d.]+)px; font-size: 10px', page)
+    x, y = next((float(a), float(b)) for a, b in re.findall(r'<text x="([\d.]+)" y="([\d.]+)" text-anchor="end" '
+                                                           r'font-size="10"', svg))
+    assert float(label.group(1)) == pytest.approx(x - 400, abs=0.1) and float(label.group(2)) < y
+    rotated = printed_page(f"<style></style>{charts.rates(['A'], [('', [Rate.of(1, 2)])])}")
+    assert 'class="middle up"' in rotated and "transform-origin" in rotated  # the y axis title, turned

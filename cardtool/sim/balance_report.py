@@ -156,7 +156,7 @@ def _top(cards, n):
 def _card_context(a: Analysis) -> dict:
     spec = a.spec
     if not a.cards:
-        return {"cards": [], "card_events": [], "card_chart": "", "never": [], "impact_event": "",
+        return {"cards": [], "card_events": [], "card_chart": "", "pdf_card_chart": "", "never": [], "impact_event": "",
                 "choice_event": "", "pdf_cards": 0}
     ordered = sorted(a.cards, key=lambda c: (math.isnan(c.impact.estimate), -c.impact.estimate
                                              if not math.isnan(c.impact.estimate) else 0))
@@ -168,14 +168,19 @@ def _card_context(a: Analysis) -> dict:
              # the PDF's table: the cards that matter, the rest being in report.html and cards.csv
              "in_pdf": c.impact.significant or c.never_chosen or not PDF_EXTREMES <= index < len(ordered) - PDF_EXTREMES}
             for index, c in enumerate(ordered)]
-    chart = charts.forest([c.name for c in ordered], [c.impact.estimate for c in ordered],
-                          [c.impact.low for c in ordered], [c.impact.high for c in ordered],
-                          [c.impact.significant for c in ordered],
-                          xlabel=f"win rate when {spec.impact_event} minus when not")
-    return {"cards": rows, "card_events": list(spec.card_events), "card_chart": chart,
+    printed = [c for c, row in zip(ordered, rows) if row["in_pdf"]]
+    return {"cards": rows, "card_events": list(spec.card_events), "card_chart": _card_chart(ordered, spec),
+            # the PDF's chart shows the cards its table lists: a row of a chart costs the PDF as much as a line of text
+            "pdf_card_chart": _card_chart(printed, spec),
             "pdf_cards": sum(1 for row in rows if row["in_pdf"]),
             "never": [c.name for c in a.never_chosen], "impact_event": spec.impact_event,
             "choice_event": spec.choice_event}
+
+
+def _card_chart(cards, spec) -> str:
+    return charts.forest([c.name for c in cards], [c.impact.estimate for c in cards], [c.impact.low for c in cards],
+                         [c.impact.high for c in cards], [c.impact.significant for c in cards],
+                         xlabel=f"win rate when {spec.impact_event} minus when not")
 
 
 # -- the machine-readable outputs

@@ -20,10 +20,12 @@ def render_html(template: str, context: dict) -> str:
 
 
 def render_pdf(html: str) -> bytes:
-    """The same page through WeasyPrint."""
+    """The same page through WeasyPrint, its charts made quick to lay out (cardtool.sim.report_print)."""
     import logging
 
     from weasyprint import HTML
+
+    from cardtool.sim.report_print import printed_page
 
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
@@ -32,7 +34,7 @@ def render_pdf(html: str) -> bytes:
     fetcher = deck_fetcher(what="the simulation report")  # loads nothing but cardtool's own files and data: URLs
     from cardtool.render.reproducible import weasyprint_pdf
 
-    pdf = weasyprint_pdf(HTML(string=html, url_fetcher=fetcher).render())  # fixed dates: same input, same bytes
+    pdf = weasyprint_pdf(HTML(string=printed_page(html), url_fetcher=fetcher).render())  # fixed dates: same input, same bytes
     check(fetcher)
     return pdf
 
