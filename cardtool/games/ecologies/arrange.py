@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cardtool.games.ecologies import accel
 from cardtool.games.ecologies.feeding import valid, why_unfed  # the rules read directly; their old home
 from cardtool.games.ecologies.table import CardTable
 
@@ -176,8 +177,23 @@ def feasible(eats: list[int], roles: list[tuple[int, ...]]) -> list[int]:
 
 
 def _solve(table: CardTable, code: str, defs: tuple[int, ...], weights: tuple[int, ...]):
-    n = len(defs)
+    """The best arrangement's roles (names, None: unfed), health and role-bonus VP: solved by the compiled
+    kernel where it serves (accel.py), else by `solve`, the readable reference it follows node for node."""
     eats, printed = _masks(table, code, defs)
+    solved = None
+    if accel.serving(len(defs), weights):
+        try:
+            solved = accel.KERNEL.solve(eats, printed, weights, NODE_BUDGET)
+        except (ValueError, TypeError, OverflowError):  # a web outside the kernel's range
+            solved = None
+    roles, healthy, value = solved or solve(eats, printed, weights)
+    return tuple(None if r is None else ROLE_NAMES[r] for r in roles), healthy, value
+
+
+def solve(eats: list[int], printed: list[tuple[int, ...]], weights: tuple[int, ...]):
+    """The branch and bound over one web's masks (`_masks`): its roles as numbers (None: unfed), whether
+    it is healthy, and its role-bonus VP."""
+    n = len(eats)
     can = feasible(eats, printed)
     # A card tries first the roles that earn most, then the healthy roles fewest cards can fill.
     preference = [(-weights[r], can[r].bit_count() if r in HEALTH else 99, r) for r in range(6)]
@@ -256,8 +272,7 @@ def _solve(table: CardTable, code: str, defs: tuple[int, ...], weights: tuple[in
     if best is None:  # only when the budget ran out first: producers alone are always fed
         best = [P if P in options[i] else None for i in range(n)]
         best_key = (0, 0, sum(weights[P] for r in best if r == P))
-    roles = tuple(ROLE_NAMES[r] if r is not None else None for r in best)
-    return roles, bool(best_key[1]), best_key[2]
+    return tuple(best), bool(best_key[1]), best_key[2]
 
 
 #: At most this many arrangements are offered to an owner to choose from (the solver's first).
@@ -288,8 +303,23 @@ def alternatives(table: CardTable, code: str, cards: Sequence[int], weights: tup
 
 def _alternatives(table: CardTable, code: str, defs: tuple[int, ...], weights: tuple[int, ...],
                   first: tuple[str, ...], healthy: bool, value: int) -> tuple[tuple[str, ...], ...]:
-    n = len(defs)
+    """By the compiled kernel where it serves (accel.py), else by `list_alternatives`, which it follows."""
     eats, printed = _masks(table, code, defs)
+    if accel.serving(len(defs), weights):
+        try:
+            found = accel.KERNEL.alternatives(eats, printed, weights, defs, [ROLE_NUMBER[r] for r in first],
+                                              healthy, value, MAX_ALTERNATIVES, _ALTERNATIVE_NODES)
+            return tuple(tuple(ROLE_NAMES[r] for r in roles) for roles in found)
+        except (ValueError, TypeError, OverflowError):  # a web outside the kernel's range
+            pass
+    return list_alternatives(eats, printed, weights, defs, first, healthy, value)
+
+
+def list_alternatives(eats: list[int], printed: list[tuple[int, ...]], weights: tuple[int, ...],
+                      defs: tuple[int, ...], first: tuple[str, ...], healthy: bool, value: int
+                      ) -> tuple[tuple[str, ...], ...]:
+    """Every arrangement as good as `first` (see alternatives), from one web's masks (`_masks`)."""
+    n = len(defs)
     can = feasible(eats, printed)
     options = [[r for r in printed[i] if can[r] >> i & 1] for i in range(n)]
     order = sorted(range(n), key=lambda i: (len(options[i]), i))
