@@ -82,24 +82,24 @@ class GreedyBot:
             return legal[0]
         valuer = self.valuer(observation)
         best, choice, ties = None, None, 0
-        candidates = legal
+        # An offer is made only for a want worth asking for (Valuer.wants) and of a card worth less than
+        # DEAD (else it is worth -1, below ending the phase): most of a trade's offers are not, and are
+        # passed over in one test each.
+        wanted = cheap = ()
+        offer_values: dict[int, float] = {}  # per card: what offering it is worth, whatever the want
         if Offer in map(type, legal):
-            # An offer is made only for a want worth asking for (Valuer.wants) and of a card worth less
-            # than DEAD (else it is worth -1, below ending the phase): most of a trade's offers are not.
             wanted = frozenset(valuer.my_codes | valuer.hand_biomes) - {""}
-            candidates = [a for a in legal if type(a) is not Offer or a.want in wanted]
-        offer_values: dict[int, float | None] = {}  # per card: what offering it is worth, whatever the want
-        for action in candidates:
+            if wanted:
+                cheap = frozenset([c for c in observation.hand if valuer.card_value(c) < DEAD])
+        for action in legal:
             kind = type(action)
             if kind is Offer:
                 card = action.card
-                if card in offer_values:
-                    value = offer_values[card]
-                else:
-                    value = offer_values[card] = (valuer.offer_value(action) if valuer.card_value(card) < DEAD
-                                                  else None)
-                if value is None:
+                if card not in cheap or action.want not in wanted:
                     continue
+                value = offer_values.get(card)
+                if value is None:
+                    value = offer_values[card] = valuer.offer_value(action)
             elif kind is EndPhase:
                 value = THRESHOLD
             else:
