@@ -36,6 +36,7 @@ class GreedyBot:
         self._organism_values: dict[int, float] = {}
         self._steady_values: dict = {}
         self._hand_biomes: frozenset[str] = frozenset()
+        self._hand_living = None  # Valuer.hand_living of this hand, once a decision worked it out
         self._scored_table: tuple | None = None
         self._scores: list[float] | None = None
 
@@ -53,11 +54,13 @@ class GreedyBot:
             table = self.game.table
             kind, code = table.kind, table.code
             self._hand_biomes = frozenset([code[c] for c in hand if kind[c] == "biome"])  # Valuer.hand_biomes
+            self._hand_living = None
             organisms_for = (seat, webs, self._hand_biomes)
             if organisms_for != self._organisms_for:
                 self._organisms_for, self._organism_values = organisms_for, {}
         valuer = Valuer(self.game, observation, self._held_values, self._organism_values, self._steady_values)
         valuer._hand_biomes = self._hand_biomes  # the same hand: the same biome cards in it
+        valuer._hand_living = self._hand_living  # and the same organisms
         table = (observation.ecologies, observation.table_factors)  # all vp_estimates reads
         if table == self._scored_table:
             valuer._scores = self._scores
@@ -66,9 +69,12 @@ class GreedyBot:
         return valuer
 
     def _keep_scores(self, valuer: Valuer) -> None:
-        """Remember the VP estimates a decision worked out, for the next one on the same table."""
+        """Remember the VP estimates a decision worked out, for the next one on the same table (and what
+        lives in the hand, for the next one with the same hand)."""
         if self._scores is None:
             self._scores = valuer._scores
+        if self._hand_living is None:
+            self._hand_living = valuer._hand_living
 
     def ranked(self, observation: Observation, legal: Sequence, rng: random.Random) -> list[tuple[float, object]]:
         valuer = self.valuer(observation)
