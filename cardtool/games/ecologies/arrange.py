@@ -126,27 +126,27 @@ def fits_with(table: CardTable, code: str, cards: Sequence[int], roles: Sequence
 
 def _masks(table: CardTable, code: str, defs: tuple[int, ...]):
     """Per position: what it eats (bitmask of positions) and the roles it may take (numbers, printed order)."""
-    printed = table.solver_roles or _solver_roles(table)
+    lives = table.solver_roles.get(code) or _solver_roles(table, code)
     positions: dict[int, int] = {}  # definition -> bitmask of the positions holding a copy
     for j, d in enumerate(defs):
         positions[d] = positions.get(d, 0) | 1 << j
     eats = []
-    roles: list[tuple[int, ...]] = []
-    eats_def, defs_of = table.eats_def, table.defs
+    eats_def = table.eats_def
     for d in defs:
-        definition = defs_of[d]
-        roles.append(printed[d] if getattr(definition, "biomes", ()) and code in definition.biomes else ())
         mask = 0
         for prey in eats_def[d] & positions.keys():  # never its own definition: no copy eats another
             mask |= positions[prey]
         eats.append(mask)
-    return eats, roles
+    return eats, [lives[d] for d in defs]
 
 
-def _solver_roles(table: CardTable) -> tuple[tuple[int, ...], ...]:
-    """Per definition, its printed roles as the solver's numbers (made once per card table)."""
-    table.solver_roles = tuple(tuple(ROLE_NUMBER[r] for r in getattr(d, "roles", ())) for d in table.defs)
-    return table.solver_roles
+def _solver_roles(table: CardTable, code: str) -> tuple[tuple[int, ...], ...]:
+    """Per definition, its printed roles as the solver's numbers where it lives in biome `code`, else
+    none (made once per card table and biome)."""
+    table.solver_roles[code] = found = tuple(
+        tuple(ROLE_NUMBER[r] for r in getattr(d, "roles", ())) if code in getattr(d, "biomes", ()) else ()
+        for d in table.defs)
+    return found
 
 
 def feasible(eats: list[int], roles: list[tuple[int, ...]]) -> list[int]:
