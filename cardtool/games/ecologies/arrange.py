@@ -105,7 +105,8 @@ def fits_with(table: CardTable, code: str, cards: Sequence[int], roles: Sequence
     there could ever feed it (none prints a role its prey needs); else the solver decides."""
     if code not in table.biomes[card]:
         return False
-    printed = table.roles
+    printed, def_of = table.roles, table.def_of
+    prey = table.eats_def[def_of[card]]  # table.eats(card, other), inlined: asked for every card of the web
     could = False  # whether some arrangement might feed it
     for role in printed[card]:
         if role == "P":
@@ -117,7 +118,7 @@ def fits_with(table: CardTable, code: str, cards: Sequence[int], roles: Sequence
             continue
         prey_roles = PREY_ROLES[role]
         for other, acting in zip(cards, roles):
-            if table.eats(card, other):
+            if other != card and def_of[other] in prey:
                 if acting in prey_roles:
                     return True
                 could = could or any(r in prey_roles for r in printed[other])
