@@ -124,6 +124,21 @@ static void feasible(const Web *web, mask can[ROLES]) {
 
 static int popcount(mask m) { return __builtin_popcountll(m); }
 
+/* Roles as a tuple of role numbers, None where a role is -1 (unfed); NULL with an exception set on failure. */
+static PyObject *roles_tuple(const int *roles, int n) {
+    PyObject *result = PyTuple_New(n);
+    if (result == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *role = roles[i] < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(roles[i]);
+        if (role == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, i, role);
+    }
+    return result;
+}
+
 /* ---- _solve ---- */
 
 typedef struct {
@@ -291,16 +306,8 @@ static PyObject *solve(PyObject *module, PyObject *args) {
         s.best_key[1] = 0;
         s.best_key[2] = producers * web.weights[P];
     }
-    PyObject *roles = PyTuple_New(n);
+    PyObject *roles = roles_tuple(s.best, n);
     if (roles == NULL) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *role = s.best[i] < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(s.best[i]);
-        if (role == NULL) {
-            Py_DECREF(roles);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(roles, i, role);
-    }
     return Py_BuildValue("(NOL)", roles, s.best_key[1] ? Py_True : Py_False, (long long)s.best_key[2]);
 }
 
@@ -474,19 +481,10 @@ static PyObject *alternatives(PyObject *module, PyObject *args) {
     PyObject *result = PyTuple_New(a.found_count);
     if (result == NULL) return NULL;
     for (int f = 0; f < a.found_count; f++) {
-        PyObject *roles = PyTuple_New(n);
+        PyObject *roles = roles_tuple(a.found[f], n);
         if (roles == NULL) {
             Py_DECREF(result);
             return NULL;
-        }
-        for (int i = 0; i < n; i++) {
-            PyObject *role = PyLong_FromLong(a.found[f][i]);
-            if (role == NULL) {
-                Py_DECREF(roles);
-                Py_DECREF(result);
-                return NULL;
-            }
-            PyTuple_SET_ITEM(roles, i, role);
         }
         PyTuple_SET_ITEM(result, f, roles);
     }
