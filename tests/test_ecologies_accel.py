@@ -3,7 +3,7 @@ so the engine plays exactly the same Ecologies games with it and without it.
 
 arrange.solve and arrange.list_alternatives are the readable reference: the kernel must return the same
 roles, health, role-bonus VP and alternatives for every web, and whole games (every action and event)
-must be identical both ways. Each way plays on a freshly loaded deck, so neither reads arrangements the
+must be identical both ways. Each way plays on fresh card tables, so neither reads arrangements the
 other memoised. `make venv` installs the kernel, so these tests fail rather than skip when it is missing.
 """
 
@@ -14,6 +14,7 @@ import os
 import random
 import subprocess
 import sys
+from functools import lru_cache
 
 import pytest
 
@@ -22,6 +23,7 @@ from cardtool.engine.playout import play
 from cardtool.engine.seeds import derive_seed
 from cardtool.games import GAMES
 from cardtool.games.ecologies import accel, arrange
+from cardtool.games.ecologies import table as tables
 from cardtool.games.ecologies.engine import EcologiesGame
 from cardtool.games.ecologies.table import CardTable
 from tests.conftest import DECKS
@@ -47,6 +49,11 @@ def pure():
 
 def test_the_kernel_is_installed():
     assert accel.installed(), "the compiled kernel is missing: `make venv` (or pip install ./accel) installs it"
+
+
+@lru_cache(maxsize=None)
+def _deck(name: str):
+    return load_deck(DECKS / name)
 
 
 def _webs(table: CardTable, rng: random.Random, count: int):
@@ -77,7 +84,7 @@ def _both(table, code, defs, weights):
 
 @pytest.mark.parametrize("deck", ["ecologies-bizarre-biomes", "frozen-and-deep"])
 def test_kernel_arranges_random_webs_as_python_does(deck):
-    table = CardTable(load_deck(DECKS / deck))
+    table = CardTable(_deck(deck))
     for code, defs, weights in _webs(table, random.Random(deck), 1500):
         python, kernel = _both(table, code, defs, weights)
         assert kernel == python, (code, defs, weights)
@@ -85,7 +92,7 @@ def test_kernel_arranges_random_webs_as_python_does(deck):
 
 def test_kernel_spends_the_same_node_budgets(monkeypatch):
     """Budgets small enough to run out: the same best-so-far, the same fallback to producers alone."""
-    table = CardTable(load_deck(DECKS / "ecologies-bizarre-biomes"))
+    table = CardTable(_deck("ecologies-bizarre-biomes"))
     webs = list(_webs(table, random.Random(7), 300))
     for budget, alternatives in ((0, 1), (3, 2), (12, 5), (40, 30)):
         monkeypatch.setattr(arrange, "NODE_BUDGET", budget)
@@ -96,7 +103,7 @@ def test_kernel_spends_the_same_node_budgets(monkeypatch):
 
 
 def test_webs_outside_the_kernel_s_range_are_refused_and_solved_in_python(pure):
-    table = CardTable(load_deck(DECKS / "ecologies-bizarre-biomes"))
+    table = CardTable(_deck("ecologies-bizarre-biomes"))
     code, defs, _ = next(_webs(table, random.Random(3), 1))
     eats, printed = arrange._masks(table, code, defs)
     with pytest.raises(ValueError):
@@ -117,8 +124,11 @@ def _digest(values) -> str:
 
 
 def _games(deck_name: str, mode: str, bots: tuple[str, ...], seeds) -> list[tuple]:
-    """Every game's end, VP, actions and events from these seeds, on a freshly loaded deck."""
-    deck = load_deck(DECKS / deck_name)  # fresh: its tables memoise nothing yet
+    """Every game's end, VP, actions and events from these seeds, on fresh card tables (the engine's and
+    each seat's), which memoise no arrangement yet."""
+    tables._TABLES.clear()
+    tables._SEAT_TABLES.clear()
+    deck = _deck(deck_name)
     factories = GAMES["ecologies"].bots
     games = []
     for seed in seeds:
