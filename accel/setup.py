@@ -4,4 +4,5 @@ from setuptools import Extension, setup
 
 setup(ext_modules=[
     Extension("cardtool_accel._symbiosis", ["cardtool_accel/_symbiosis.c"], extra_compile_args=["-O2"]),
+    Extension("cardtool_accel._ecologies", ["cardtool_accel/_ecologies.c"], extra_compile_args=["-O2"]),
 ])

@@ -10,7 +10,9 @@ plays them, with its turn cap) in one process after a warm-up, and counts games 
 process's CPU time (what one core gives when it is not shared) and of wall-clock time. The machine may
 be shared and busy: the load average is printed beside the figures, and `--against DIR` measures an
 older checkout (e.g. `git worktree add DIR <commit>`) in alternating rounds, each in its own process,
-so the ratio of the two is fair even when the absolute figures are not.
+so the ratio of the two is fair even when the absolute figures are not. This checkout is also measured
+on its pure-Python path (CARDTOOL_PURE=1: without the compiled arrangement solver of accel/) unless
+`--no-pure`; every way must end each game with the same scores, which the script checks.
 """
 
 from __future__ import annotations
@@ -45,17 +47,19 @@ def one(seed):
 for seed in range(10_000, 10_000 + warm):
     one(seed)
 cpu, wall = time.process_time(), time.perf_counter()
-for seed in range(games):
-    one(seed)
-print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall, "games": games}))
+scores = [[str(s) for s in one(seed).scores()] for seed in range(games)]
+print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall, "games": games,
+                  "scores": scores}))
 """
 
 
-def measure(tree: Path, players: int, games: int, warm: int) -> dict:
-    """Play `games` games in a fresh process running the cardtool of `tree`; CPU and wall seconds."""
+def measure(tree: Path, players: int, games: int, warm: int, pure: bool = False) -> dict:
+    """Play `games` games in a fresh process running the cardtool of `tree` (on its pure-Python path if
+    `pure`); CPU and wall seconds, and every game's scores."""
     deck = ROOT / "decks" / "ecologies-bizarre-biomes"
+    env = {**os.environ, "CARDTOOL_PURE": "1" if pure else ""}
     out = subprocess.run([sys.executable, "-c", _CHILD, str(tree), str(deck), str(players), str(games), str(warm),
-                          str(MAX_TURNS)], check=True, capture_output=True, text=True, cwd=tree)
+                          str(MAX_TURNS)], check=True, capture_output=True, text=True, cwd=tree, env=env)
     return json.loads(out.stdout)
 
 
@@ -73,23 +77,29 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds per tree, alternating (default 3)")
     parser.add_argument("--warm", type=int, default=20, help="warm-up games before each round (default 20)")
     parser.add_argument("--against", type=Path, help="an older checkout to measure in alternating rounds")
+    parser.add_argument("--no-pure", action="store_true", help="skip this checkout's pure-Python path")
     args = parser.parse_args()
-    trees = [("this", ROOT)] + ([("against", args.against.resolve())] if args.against else [])
+    trees = [("this", ROOT, False)] + ([] if args.no_pure else [("pure", ROOT, True)])
+    trees += [("against", args.against.resolve(), False)] if args.against else []
     print(f"Ecologies engine benchmark: Python {sys.version.split()[0]}, {os.cpu_count()} core(s), "
           f"load average {load()} (1/5/15 min) at the start")
     for label, players in TABLES:
-        runs: dict[str, list[dict]] = {name: [] for name, _ in trees}
+        runs: dict[str, list[dict]] = {name: [] for name, _, _ in trees}
         for _ in range(args.rounds):
-            for name, tree in trees:
-                runs[name].append(measure(tree, players, args.games, args.warm))
-        for name, tree in trees:
+            for name, tree, pure in trees:
+                runs[name].append(measure(tree, players, args.games, args.warm, pure))
+        for name, tree, _ in trees:
             cpu, wall = rate(runs[name], "cpu"), rate(runs[name], "wall")
             target = f"  (target >= {TARGET_4P:.0f} games/s per core)" if players == 4 else ""
-            where = "" if name == "this" else f" [{tree}]"
+            where = f" [{tree}]" if name == "against" else " (CARDTOOL_PURE=1)" if name == "pure" else ""
             print(f"{label} {name:<7} {cpu:7.1f} games/s of CPU, {wall:7.1f} of wall{target}{where}", flush=True)
-        if args.against:
-            ratio = rate(runs["this"], "cpu") / rate(runs["against"], "cpu")
-            print(f"{label} speed-up this/against: {ratio:.2f}x (CPU time, same seeds, alternating rounds)")
+        for name in runs:
+            if name != "this":
+                ratio = rate(runs["this"], "cpu") / rate(runs[name], "cpu")
+                print(f"{label} speed-up this/{name}: {ratio:.2f}x (CPU time, same seeds, alternating rounds)")
+        differ = [name for name in runs if [r["scores"] for r in runs[name]] != [r["scores"] for r in runs["this"]]]
+        if differ:
+            print(f"{label}: DIFFERENT SCORES from the same seeds: {', '.join(differ)}")
     print(f"load average {load()} at the end")
     return 0
 

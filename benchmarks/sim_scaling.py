@@ -2,8 +2,9 @@
 and a throughput model measured on a local Dask cluster (issue 15 items 4, 5 and 6).
 
 Run through sim_bench.py (--scaling, --memory N, --cluster). Every figure is printed beside its
-target and the machine's load; measured on Symbiosis, four players, greedy bots, seed 1, records
-streamed to a games.jsonl in a temporary folder as `cardtool simulate` writes them.
+target and the machine's load; measured on Symbiosis (the scaling also on Ecologies with
+`--scaling-game ecologies`), four players, greedy bots, seed 1, records streamed to a games.jsonl in a
+temporary folder as `cardtool simulate` writes them.
 """
 
 from __future__ import annotations
@@ -31,11 +32,16 @@ from cardtool.sim.stream import GamesFile  # noqa: E402
 SCALING_TARGET = 1.85  # two processes against one (issue 15 item 5)
 MEMORY_TARGET_MB = 500  # 100,000 Symbiosis games (issue 15 item 4)
 MEMORY_TARGET_GAMES = 100_000
+#: --scaling-game: the shipped deck each game's scaling is measured on.
+SCALING_DECKS = {"symbiosis": "symbiosis", "ecologies": "ecologies-bizarre-biomes"}
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("--scaling", action="store_true", help="2 processes against 1, side by side")
-    parser.add_argument("--scaling-games", type=int, default=3000, metavar="N", help="games per scaling run")
+    parser.add_argument("--scaling-games", type=int, metavar="N",
+                        help="games per scaling run (default 3000 Symbiosis, 600 Ecologies)")
+    parser.add_argument("--scaling-game", choices=SCALING_DECKS, default="symbiosis",
+                        help="scaling: the game measured (its shipped base deck; default symbiosis)")
     parser.add_argument("--rounds", type=int, default=3, help="scaling: rounds of one run each")
     parser.add_argument("--memory", type=int, metavar="GAMES",
                         help=f"peak memory of a streamed run of GAMES games (the target is for {MEMORY_TARGET_GAMES:,})")
@@ -56,7 +62,12 @@ def load() -> str:
 def main(args, deck) -> int:
     print(f"cardtool simulation scaling: {os.cpu_count()} core(s), Python {sys.version.split()[0]}")
     if args.scaling:
-        scaling(deck, args.scaling_games, args.rounds)
+        if args.scaling_game != "symbiosis":
+            from cardtool.deck.loader import load_deck
+
+            deck = load_deck(ROOT / "decks" / SCALING_DECKS[args.scaling_game])
+        games = args.scaling_games or (3000 if args.scaling_game == "symbiosis" else 600)
+        scaling(deck, games, args.rounds, args.scaling_game.capitalize())
     if args.memory is not None:
         memory(args.memory, args.memory_ways.split(","))
     if args.cluster:
@@ -98,9 +109,9 @@ def _cpu() -> float:
 
 # -- two processes against one
 
-def scaling(deck, games: int, rounds: int) -> None:
+def scaling(deck, games: int, rounds: int, title: str = "Symbiosis") -> None:
     setup = prepare(deck, games=games, players=4, bots="greedy", seed=1)
-    print(f"\nTwo processes against one: {games} games a run (Symbiosis, 4 players, greedy), runs alternated")
+    print(f"\nTwo processes against one: {games} games a run ({title}, 4 players, greedy), runs alternated")
     ratios, cpu_ratios, shares = [], [], []
     with tempfile.TemporaryDirectory() as folder:
         for round_ in range(1, rounds + 1):

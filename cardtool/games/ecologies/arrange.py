@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cardtool.games.ecologies import accel
 from cardtool.games.ecologies.feeding import valid, why_unfed  # the rules read directly; their old home
 from cardtool.games.ecologies.table import CardTable
 
@@ -104,7 +105,8 @@ def fits_with(table: CardTable, code: str, cards: Sequence[int], roles: Sequence
     there could ever feed it (none prints a role its prey needs); else the solver decides."""
     if code not in table.biomes[card]:
         return False
-    printed = table.roles
+    printed, def_of = table.roles, table.def_of
+    prey = table.eats_def[def_of[card]]  # table.eats(card, other), inlined: asked for every card of the web
     could = False  # whether some arrangement might feed it
     for role in printed[card]:
         if role == "P":
@@ -116,7 +118,7 @@ def fits_with(table: CardTable, code: str, cards: Sequence[int], roles: Sequence
             continue
         prey_roles = PREY_ROLES[role]
         for other, acting in zip(cards, roles):
-            if table.eats(card, other):
+            if other != card and def_of[other] in prey:
                 if acting in prey_roles:
                     return True
                 could = could or any(r in prey_roles for r in printed[other])
@@ -125,27 +127,27 @@ def fits_with(table: CardTable, code: str, cards: Sequence[int], roles: Sequence
 
 def _masks(table: CardTable, code: str, defs: tuple[int, ...]):
     """Per position: what it eats (bitmask of positions) and the roles it may take (numbers, printed order)."""
-    printed = table.solver_roles or _solver_roles(table)
+    lives = table.solver_roles.get(code) or _solver_roles(table, code)
     positions: dict[int, int] = {}  # definition -> bitmask of the positions holding a copy
     for j, d in enumerate(defs):
         positions[d] = positions.get(d, 0) | 1 << j
     eats = []
-    roles: list[tuple[int, ...]] = []
-    eats_def, defs_of = table.eats_def, table.defs
+    eats_def = table.eats_def
     for d in defs:
-        definition = defs_of[d]
-        roles.append(printed[d] if getattr(definition, "biomes", ()) and code in definition.biomes else ())
         mask = 0
         for prey in eats_def[d] & positions.keys():  # never its own definition: no copy eats another
             mask |= positions[prey]
         eats.append(mask)
-    return eats, roles
+    return eats, [lives[d] for d in defs]
 
 
-def _solver_roles(table: CardTable) -> tuple[tuple[int, ...], ...]:
-    """Per definition, its printed roles as the solver's numbers (made once per card table)."""
-    table.solver_roles = tuple(tuple(ROLE_NUMBER[r] for r in getattr(d, "roles", ())) for d in table.defs)
-    return table.solver_roles
+def _solver_roles(table: CardTable, code: str) -> tuple[tuple[int, ...], ...]:
+    """Per definition, its printed roles as the solver's numbers where it lives in biome `code`, else
+    none (made once per card table and biome)."""
+    table.solver_roles[code] = found = tuple(
+        tuple(ROLE_NUMBER[r] for r in getattr(d, "roles", ())) if code in getattr(d, "biomes", ()) else ()
+        for d in table.defs)
+    return found
 
 
 def feasible(eats: list[int], roles: list[tuple[int, ...]]) -> list[int]:
@@ -176,8 +178,23 @@ def feasible(eats: list[int], roles: list[tuple[int, ...]]) -> list[int]:
 
 
 def _solve(table: CardTable, code: str, defs: tuple[int, ...], weights: tuple[int, ...]):
-    n = len(defs)
+    """The best arrangement's roles (names, None: unfed), health and role-bonus VP: solved by the compiled
+    kernel where it serves (accel.py), else by `solve`, the readable reference it follows node for node."""
     eats, printed = _masks(table, code, defs)
+    solved = None
+    if accel.serving(len(defs), weights):
+        try:
+            solved = accel.KERNEL.solve(eats, printed, weights, NODE_BUDGET)
+        except (ValueError, TypeError, OverflowError):  # a web outside the kernel's range
+            solved = None
+    roles, healthy, value = solved or solve(eats, printed, weights)
+    return tuple(None if r is None else ROLE_NAMES[r] for r in roles), healthy, value
+
+
+def solve(eats: list[int], printed: list[tuple[int, ...]], weights: tuple[int, ...]):
+    """The branch and bound over one web's masks (`_masks`): its roles as numbers (None: unfed), whether
+    it is healthy, and its role-bonus VP."""
+    n = len(eats)
     can = feasible(eats, printed)
     # A card tries first the roles that earn most, then the healthy roles fewest cards can fill.
     preference = [(-weights[r], can[r].bit_count() if r in HEALTH else 99, r) for r in range(6)]
@@ -256,8 +273,7 @@ def _solve(table: CardTable, code: str, defs: tuple[int, ...], weights: tuple[in
     if best is None:  # only when the budget ran out first: producers alone are always fed
         best = [P if P in options[i] else None for i in range(n)]
         best_key = (0, 0, sum(weights[P] for r in best if r == P))
-    roles = tuple(ROLE_NAMES[r] if r is not None else None for r in best)
-    return roles, bool(best_key[1]), best_key[2]
+    return tuple(best), bool(best_key[1]), best_key[2]
 
 
 #: At most this many arrangements are offered to an owner to choose from (the solver's first).
@@ -288,8 +304,23 @@ def alternatives(table: CardTable, code: str, cards: Sequence[int], weights: tup
 
 def _alternatives(table: CardTable, code: str, defs: tuple[int, ...], weights: tuple[int, ...],
                   first: tuple[str, ...], healthy: bool, value: int) -> tuple[tuple[str, ...], ...]:
-    n = len(defs)
+    """By the compiled kernel where it serves (accel.py), else by `list_alternatives`, which it follows."""
     eats, printed = _masks(table, code, defs)
+    if accel.serving(len(defs), weights):
+        try:
+            found = accel.KERNEL.alternatives(eats, printed, weights, defs, [ROLE_NUMBER[r] for r in first],
+                                              healthy, value, MAX_ALTERNATIVES, _ALTERNATIVE_NODES)
+            return tuple(tuple(ROLE_NAMES[r] for r in roles) for roles in found)
+        except (ValueError, TypeError, OverflowError):  # a web outside the kernel's range
+            pass
+    return list_alternatives(eats, printed, weights, defs, first, healthy, value)
+
+
+def list_alternatives(eats: list[int], printed: list[tuple[int, ...]], weights: tuple[int, ...],
+                      defs: tuple[int, ...], first: tuple[str, ...], healthy: bool, value: int
+                      ) -> tuple[tuple[str, ...], ...]:
+    """Every arrangement as good as `first` (see alternatives), from one web's masks (`_masks`)."""
+    n = len(defs)
     can = feasible(eats, printed)
     options = [[r for r in printed[i] if can[r] >> i & 1] for i in range(n)]
     order = sorted(range(n), key=lambda i: (len(options[i]), i))

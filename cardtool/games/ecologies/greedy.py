@@ -36,6 +36,7 @@ class GreedyBot:
         self._organism_values: dict[int, float] = {}
         self._steady_values: dict = {}
         self._hand_biomes: frozenset[str] = frozenset()
+        self._hand_living = None  # Valuer.hand_living of this hand, once a decision worked it out
         self._scored_table: tuple | None = None
         self._scores: list[float] | None = None
 
@@ -53,11 +54,13 @@ class GreedyBot:
             table = self.game.table
             kind, code = table.kind, table.code
             self._hand_biomes = frozenset([code[c] for c in hand if kind[c] == "biome"])  # Valuer.hand_biomes
+            self._hand_living = None
             organisms_for = (seat, webs, self._hand_biomes)
             if organisms_for != self._organisms_for:
                 self._organisms_for, self._organism_values = organisms_for, {}
         valuer = Valuer(self.game, observation, self._held_values, self._organism_values, self._steady_values)
         valuer._hand_biomes = self._hand_biomes  # the same hand: the same biome cards in it
+        valuer._hand_living = self._hand_living  # and the same organisms
         table = (observation.ecologies, observation.table_factors)  # all vp_estimates reads
         if table == self._scored_table:
             valuer._scores = self._scores
@@ -66,9 +69,12 @@ class GreedyBot:
         return valuer
 
     def _keep_scores(self, valuer: Valuer) -> None:
-        """Remember the VP estimates a decision worked out, for the next one on the same table."""
+        """Remember the VP estimates a decision worked out, for the next one on the same table (and what
+        lives in the hand, for the next one with the same hand)."""
         if self._scores is None:
             self._scores = valuer._scores
+        if self._hand_living is None:
+            self._hand_living = valuer._hand_living
 
     def ranked(self, observation: Observation, legal: Sequence, rng: random.Random) -> list[tuple[float, object]]:
         valuer = self.valuer(observation)
@@ -82,24 +88,24 @@ class GreedyBot:
             return legal[0]
         valuer = self.valuer(observation)
         best, choice, ties = None, None, 0
-        candidates = legal
+        # An offer is made only for a want worth asking for (Valuer.wants) and of a card worth less than
+        # DEAD (else it is worth -1, below ending the phase): most of a trade's offers are not, and are
+        # passed over in one test each.
+        wanted = cheap = ()
+        offer_values: dict[int, float] = {}  # per card: what offering it is worth, whatever the want
         if Offer in map(type, legal):
-            # An offer is made only for a want worth asking for (Valuer.wants) and of a card worth less
-            # than DEAD (else it is worth -1, below ending the phase): most of a trade's offers are not.
             wanted = frozenset(valuer.my_codes | valuer.hand_biomes) - {""}
-            candidates = [a for a in legal if type(a) is not Offer or a.want in wanted]
-        offer_values: dict[int, float | None] = {}  # per card: what offering it is worth, whatever the want
-        for action in candidates:
+            if wanted:
+                cheap = frozenset([c for c in observation.hand if valuer.card_value(c) < DEAD])
+        for action in legal:
             kind = type(action)
             if kind is Offer:
                 card = action.card
-                if card in offer_values:
-                    value = offer_values[card]
-                else:
-                    value = offer_values[card] = (valuer.offer_value(action) if valuer.card_value(card) < DEAD
-                                                  else None)
-                if value is None:
+                if card not in cheap or action.want not in wanted:
                     continue
+                value = offer_values.get(card)
+                if value is None:
+                    value = offer_values[card] = valuer.offer_value(action)
             elif kind is EndPhase:
                 value = THRESHOLD
             else:

@@ -131,11 +131,15 @@ def offers(state: EcologiesState, seat: int) -> list[Offer]:
         return []
     table = state.game.table
     by_card = table.offers_by_card or _offers_by_card(table)
+    made = state.offers
+    offered = {card for card, _ in made}
     every: list[Offer] = []
     for card in sorted(hand):
-        every += by_card[card]
-    made = state.offers
-    return [offer for offer in every if (offer.card, offer.want) not in made] if made else every
+        if card in offered:  # only an offered card's list loses offers
+            every += [offer for offer in by_card[card] if (card, offer.want) not in made]
+        else:
+            every += by_card[card]
+    return every
 
 
 def _offers_by_card(table) -> tuple[tuple[Offer, ...], ...]:

@@ -60,8 +60,9 @@ class CardTable:
         self.offers_by_card: tuple | None = None
         #: Actions made once and shared, by class (a tuple per card) or (card, ecology) (rules.py fills it).
         self.card_actions: dict = {}
-        #: Per definition, its printed roles as arrange's numbers (arrange fills it once).
-        self.solver_roles: tuple | None = None
+        #: Per biome code, per definition, its printed roles as arrange's numbers where it lives there
+        #: (arrange fills it once per code).
+        self.solver_roles: dict[str, tuple] = {}
         #: A bot's memo of what best arrangements fill, by (biome code, cards) (greedy.Valuer.eco_value).
         self.web_shapes: dict = {}
 

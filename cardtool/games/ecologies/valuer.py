@@ -8,9 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from cardtool.games.ecologies.actions import (
-    Accept, Arrange, BuyWith, ChooseCard, ChoosePlayer, Decline, DestroyEcology, Discard, Draw, EndPhase, Move,
-    Offer, Play, UseBonus)
+from cardtool.games.ecologies.actions import (Accept, Arrange, BuyWith, ChooseCard, ChoosePlayer, DestroyEcology,
+                                              Discard, Draw, EndPhase, Move, Offer, Play, UseBonus)
 from cardtool.games.ecologies.arrange import arrange, fits_with, is_healthy
 from cardtool.games.ecologies.effects import single_excluded
 from cardtool.games.ecologies.model import Effect
@@ -51,6 +50,7 @@ class Valuer:
         self._organisms = self._held if organism_values is None else organism_values
         self._steady = {} if steady_values is None else steady_values
         self._scores: list[float] | None = None
+        self._leaders: list[float] | None = None
         self._hand_values: list[float] | None = None
         self._hand_biomes: frozenset[str] | None = None
         self._hand_living: Counter[str] | None = None
@@ -215,8 +215,10 @@ class Valuer:
         return count
 
     def leader_weight(self, seat: int) -> float:
-        """How much hurting a seat is worth: more the closer it is to winning."""
-        return 0.5 + self.scores[seat] / max(1.0, float(self.game.target_vp))
+        """How much hurting a seat is worth: more the closer it is to winning (every seat's at once)."""
+        if self._leaders is None:
+            self._leaders = [0.5 + score / max(1.0, float(self.game.target_vp)) for score in self.scores]
+        return self._leaders[seat]
 
     # -- actions
 
@@ -235,8 +237,6 @@ class Valuer:
             return self.offer_value(action)
         if kind is Accept:
             return self.accept_value(action)
-        if kind is Decline:
-            return 0.0
         if kind is Draw:
             top = self.obs.discard[-1] if self.obs.discard else None
             return (self.card_value(top) - 0.6) if action.from_discard and top is not None else 0.0

@@ -1,0 +1,53 @@
+"""The optional compiled arrangement solver: `cardtool_accel._ecologies` (accel/ in the repository,
+installed by `make venv`).
+
+arrange.py's `_solve` and `_alternatives` are the readable reference; the kernel runs the same search
+node for node in C (64-bit bitmasks and whole numbers), so it serves webs of at most 62 organisms with
+role weights below 2^40 (a VP bonus per card, which the schema keeps small) and arrange.py solves any
+other web itself. Without the kernel, or with CARDTOOL_PURE set in the environment when cardtool starts
+(to anything but "" or "0"; set_pure in one process), the pure-Python path runs and plays the same
+games. tests/test_ecologies_accel.py compares both on random webs and over thousands of seeded games.
+"""
+
+from __future__ import annotations
+
+import os
+
+#: The environment variable that forces the pure-Python engines (every game's kernels obey it).
+PURE_ENV = "CARDTOOL_PURE"
+#: The kernel this code was written for: an installed kernel of another version is not used.
+KERNEL_VERSION = 1
+#: The largest web (organisms) and role weight the kernel takes (accel/cardtool_accel/_ecologies.c).
+MAX_CARDS = 62
+WEIGHT_LIMIT = 1 << 40
+
+
+def _load():
+    try:
+        from cardtool_accel import _ecologies
+    except ImportError:
+        return None
+    return _ecologies if getattr(_ecologies, "KERNEL_VERSION", None) == KERNEL_VERSION else None
+
+
+KERNEL = _load()
+_pure = os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
+def installed() -> bool:
+    """Whether the compiled kernel is installed (and of this version)."""
+    return KERNEL is not None
+
+
+def serving(cards: int, weights: tuple[int, ...]) -> bool:
+    """Whether the kernel should solve this web now: installed, not turned off, and within its range."""
+    return (KERNEL is not None and not _pure and cards <= MAX_CARDS
+            and all(-WEIGHT_LIMIT < w < WEIGHT_LIMIT for w in weights))
+
+
+def set_pure(pure: bool) -> bool:
+    """Force the pure-Python solver (True) or allow the kernel (False) from now on, as CARDTOOL_PURE does
+    at start (for tests and benchmarks that solve both ways in one process); returns the previous setting."""
+    global _pure
+    previous, _pure = _pure, pure
+    return previous
