@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from io import BytesIO
 
-from cardtool.render.reproducible import digest, pdf_date, pypdf_stamp
+from cardtool.render.reproducible import pdf_date
 
 PT_PER_MM = 72 / 25.4
 NOTE_SIZE = 6.5  # pt
@@ -81,24 +81,39 @@ def _note_ops(note: Note, height_pt: float) -> list[str]:
 
 
 def merge(pdfs: list[bytes], pages: list[tuple[int, int]], title: str = "") -> bytes:
-    """One PDF of the given pages, (pdf index, page number) each, in order; boxes and fonts kept."""
-    from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import TextStringObject
+    """One PDF of the given pages, (pdf index, page number) each, in order; boxes kept and the faces'
+    fonts shared (render/shared_fonts.py), read and written with pikepdf (qpdf)."""
+    import pikepdf
+
+    from cardtool.render.shared_fonts import share_fonts
 
     if len(pdfs) == 1 and pages == [(0, i) for i in range(len(pages))]:
-        return pdfs[0]
-    readers = [PdfReader(BytesIO(pdf)) for pdf in pdfs]
-    if len(pdfs) == 1 and len(pages) == len(readers[0].pages) and pages == [(0, i) for i in range(len(pages))]:
-        return pdfs[0]
-    writer = PdfWriter()
+        with pikepdf.open(BytesIO(pdfs[0])) as only:
+            if len(only.pages) == len(pages):
+                return pdfs[0]
+    out = pikepdf.new()
+    sources = {index: pikepdf.open(BytesIO(pdfs[index])) for index in sorted({pdf for pdf, _ in pages})}
     for pdf, number in pages:
-        writer.add_page(readers[pdf].pages[number])
+        out.pages.append(sources[pdf].pages[number])
+    share_fonts(out, [page.obj for page in out.pages])
+    data = _save(out, title)
+    for source in sources.values():
+        source.close()
+    return data
+
+
+def _save(out, title: str) -> bytes:
+    """The PDF's bytes: fixed dates, a title, an /ID from its content (qpdf's deterministic id)."""
+    import pikepdf
+
     if title:
-        writer.add_metadata({"/Title": TextStringObject(title), "/Creator": TextStringObject("cardtool")})
-    pypdf_stamp(writer, digest([*pdfs, repr(pages).encode()]))
-    out = BytesIO()
-    writer.write(out)
-    return out.getvalue()
+        out.docinfo["/Title"] = title
+        out.docinfo["/Creator"] = "cardtool"
+    out.docinfo["/CreationDate"] = out.docinfo["/ModDate"] = pdf_date()
+    buffer = BytesIO()
+    out.save(buffer, deterministic_id=True, compress_streams=True,
+             object_stream_mode=pikepdf.ObjectStreamMode.generate)
+    return buffer.getvalue()
 
 
 def impose(faces: list[bytes], pages: list[SheetPage], title: str = "") -> bytes:
@@ -139,16 +154,10 @@ def impose(faces: list[bytes], pages: list[SheetPage], title: str = "") -> bytes
         out.pages.append(pikepdf.Page(pikepdf.Dictionary({
             "/Type": pikepdf.Name.Page, "/MediaBox": pikepdf.Array([0, 0, width, height]),
             "/Contents": content, "/Resources": pikepdf.Dictionary({"/XObject": xobjects, "/Font": fonts})})))
-    if title:
-        out.docinfo["/Title"] = title
-        out.docinfo["/Creator"] = "cardtool"
-    out.docinfo["/CreationDate"] = out.docinfo["/ModDate"] = pdf_date()
-    buffer = BytesIO()
-    out.save(buffer, deterministic_id=True, compress_streams=True,
-             object_stream_mode=pikepdf.ObjectStreamMode.generate)
+    data = _save(out, title)
     for source in sources:
         source.close()
-    return buffer.getvalue()
+    return data
 
 
 def _note_font(name: str):
