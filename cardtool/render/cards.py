@@ -17,6 +17,7 @@ from cardtool.render.cache import code_fingerprint, key_of, named_files_digest
 from cardtool.render.cache import current as current_cache
 from cardtool.render.fitting import LaidOut, Overflow, base_sizes, fit, overflows, render_html, write_pages
 from cardtool.render.impose import Note, SheetPage, Stamp, impose, merge
+from cardtool.render.libraries import import_weasyprint
 from cardtool.render.parallel import MAX_WORKERS, join, run_sliced, slices
 from cardtool.render.reproducible import epoch
 from cardtool.render.sheets import PRINT_NOTE, CardSize, Layout, SheetSpec, layout
@@ -142,6 +143,8 @@ class DeckPrint:
         keys = [self.face_key(h) for h in htmls] if cache is not None else []
         found = {i: hit for i, key in enumerate(keys) if (hit := cached_face(cache, key, faces[i].key, self.frame)) is not None}
         todo = [i for i in range(len(faces)) if i not in found]
+        if todo:
+            import_weasyprint()  # before the workers fork, and only when a face is to be laid out
         cuts = slices(len(todo), LAYOUT_PARTS if len(todo) >= PARALLEL_FROM else 1)
         parts = join(run_sliced(lambda first, last: [self._laid_pages([faces[todo[j]] for j in range(start, end)],
                                                                       [htmls[todo[j]] for j in range(start, end)])
