@@ -254,3 +254,34 @@ def test_pixels_of_shared_cuts_bleed_outside_the_block_and_meet_at_the_cut(symbi
     assert vertical  # marks at the top of every vertical cut, in the margin or (Letter) in the outer bleed
     for mark in vertical:
         assert sum(at(front, mark.x1, (mark.y1 + mark.y2) / 2)) < 3 * 200, mark
+
+
+def test_a_face_whose_font_is_not_truetype_keeps_its_own_font_on_the_sheet(symbiosis):
+    import pikepdf
+
+    from cardtool.render.cards import sheet_pages
+    from cardtool.render.impose import impose
+
+    spec = SheetSpec(duplex="none")
+    deck_print = DeckPrint(symbiosis, spec.card, spec.bleed, THREE)
+    deck_print.fitted_faces(backs=False)
+    damaged = []
+    for number, pdf in enumerate(deck_print.face_pdfs):
+        with pikepdf.open(io.BytesIO(pdf)) as document:
+            if number == 0:  # one face's fonts are not TrueType programs: left as they are, not merged
+                for font in document.pages[0].Resources.Font.values():
+                    font.DescendantFonts[0].FontDescriptor.FontFile2.write(b"not a font")
+            out = io.BytesIO()
+            document.save(out)
+            damaged.append(out.getvalue())
+    sheet = layout(spec)
+    pdf = impose(damaged, sheet_pages(sheet, [(0, -1), (1, -1), (2, -1)]), "test")
+    assert len(stamps(pdf, 0)) == 3
+    with pikepdf.open(io.BytesIO(pdf)) as document:
+        forms = document.pages[0].Resources.XObject
+        kept = {str(font.BaseFont) for font in forms["/Card0"].Resources.Font.values()
+                if font.DescendantFonts[0].FontDescriptor.FontFile2.read_bytes() == b"not a font"}
+        assert kept and len(kept) == len(forms["/Card0"].Resources.Font)  # the first face's, as it was
+        merged = [font.DescendantFonts[0].FontDescriptor.FontFile2.objgen for name in ("/Card1", "/Card2")
+                  for font in forms[name].Resources.Font.values() if str(font.BaseFont).endswith("+DejaVu-Sans")]
+        assert len(merged) == 2 and merged[0] == merged[1]  # the other two share one program

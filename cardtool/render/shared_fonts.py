@@ -12,6 +12,7 @@ faces kept in a build's cache is the same, byte for byte, as one from faces laid
 from __future__ import annotations
 
 import re
+import struct
 from dataclasses import dataclass
 
 import pikepdf
@@ -72,7 +73,7 @@ def _use(resources, name: str, font) -> _Use | None:
             return None
         return _Use(resources, name, font, TrueTypeSubset.of(descriptor.FontFile2.read_bytes()),
                     _widths(cid.W), _text_map(font.ToUnicode))
-    except (NotMergeable, AttributeError, KeyError, IndexError, TypeError, ValueError, pikepdf.PdfError):
+    except (NotMergeable, struct.error, AttributeError, KeyError, IndexError, TypeError, ValueError, pikepdf.PdfError):
         return None
 
 
@@ -97,7 +98,10 @@ def share_fonts(pdf: pikepdf.Pdf, holders: list) -> None:
             cluster[1].append(use)
     for clusters in groups.values():
         for union, uses in clusters:
-            merged = _merged_font(pdf, union, uses)
+            try:
+                merged = _merged_font(pdf, union, uses)
+            except (NotMergeable, struct.error, AttributeError, KeyError, IndexError, TypeError, ValueError):
+                continue  # the faces keep the fonts they brought
             for use in uses:
                 use.resources[use.name] = merged
 
