@@ -124,3 +124,33 @@ def test_a_cache_that_is_a_link_is_not_used(run_cli, tmp_path):
     assert code == 0, err
     assert list(elsewhere.iterdir()) == []  # nothing written through the link
     assert (out / "cards.pdf").is_file()
+
+
+def test_render_cards_reuses_the_faces_a_build_keeps_and_leaves_the_rest_of_its_cache(built, run_cli, tmp_path):
+    deck, out = built
+    code, text, err = run_cli("render", "cards", deck, "--duplex", "none", "--out", out / "sheets.pdf")
+    assert code == 0, err
+    assert "(12 faces reused, 0 rendered" in text  # the build laid out these twelve fronts
+    code, _, err = run_cli("render", "cards", deck, "--duplex", "none", "--no-cache", "--out", tmp_path / "fresh.pdf")
+    assert code == 0, err
+    assert (out / "sheets.pdf").read_bytes() == (tmp_path / "fresh.pdf").read_bytes()
+    original = (deck / "cards.yaml").read_text()
+    change_worm(deck)
+    code, text, err = run_cli("render", "cards", deck, "--duplex", "none", "--out", out / "sheets.pdf")
+    assert code == 0, err
+    assert "(11 faces reused, 1 rendered" in text
+    (deck / "cards.yaml").write_text(original)  # the deck the build was made of
+    code, text, err = run_cli("build", deck, "--out", out, *FAST)
+    assert code == 0, err
+    assert "reused foodweb, cards, images, rulebook" in text  # render cards pruned none of the build's work
+
+
+def test_render_cards_keeps_no_cache_among_a_users_own_files(run_cli, tmp_path):
+    deck, folder = tmp_path / "deck", tmp_path / "mine"
+    shutil.copytree(DATA / "foodweb" / "valid", deck)
+    folder.mkdir()
+    (folder / "notes.txt").write_text("my own file")
+    code, text, err = run_cli("render", "cards", deck, "--duplex", "none", "--out", folder / "cards.pdf")
+    assert code == 0, err
+    assert "faces reused" not in text
+    assert sorted(p.name for p in folder.iterdir()) == ["cards.pdf", "notes.txt"]

@@ -74,6 +74,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _add_selection(cards)
     cards.add_argument("--out", metavar="FILE", type=file_path,
                        help="the PDF to write (default build/<deck-id>/cards.pdf)")
+    cards.add_argument("--no-cache", dest="cache", action="store_false",
+                       help="lay out every face anew instead of reusing the faces kept in the output folder's "
+                            ".cardtool-cache (the one `cardtool build` keeps)")
 
     images = targets.add_parser("images", help="one PNG per card face and back, with bleed, for print-on-demand "
                                 "shops, and a contact sheet", formatter_class=fmt, epilog=EXAMPLES)
@@ -182,7 +185,25 @@ def _default(deck, name: str) -> Path:
     return Path("build") / deck.manifest.id / name
 
 
+def faces_cache(out: Path):
+    """The build cache of the folder a cards PDF goes to (render/cache.py), made there if cardtool may
+    write in that folder (a new one, or one holding only cardtool's outputs such as build/<deck>/), else
+    None: a folder of the user's own files gets no hidden cache."""
+    from cardtool.render.cache import BuildCache
+    from cardtool.render.output import may_write
+
+    folder = Path(out).parent
+    if not may_write(folder):
+        return None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return BuildCache.of(folder)
+
+
 def run_cards(args: argparse.Namespace) -> int:
+    from cardtool.render.cache import using
     from cardtool.render.cards import DeckPrint
 
     spec = sheet_spec(args)
@@ -191,13 +212,19 @@ def run_cards(args: argparse.Namespace) -> int:
     check_out_file(out, "pdf", example="cards.pdf")  # before the work, so a wrong --out fails at once
     started = time.perf_counter()
     deck_print = DeckPrint(deck, spec.card, spec.bleed, _only(args, deck))
-    sheet, pdf = deck_print.sheets(spec)
+    cache = faces_cache(out) if args.cache else None
+    with using(cache):
+        sheet, pdf = deck_print.sheets(spec)
     write_file(out, pdf, "pdf", example="cards.pdf", command="render cards")
+    if cache is not None and deck_print.cards is deck.cards:
+        cache.prune(frozenset({"face"}))  # the faces of this deck as it is now; what a build keeps stays
     copies = sum(card.count for card in deck_print.cards)
     pages = sheet.pages(copies)
     backs = f", each followed by its backs page ({spec.duplex}-edge flip)" if spec.duplex != "none" else ", no backs"
+    reused = (f"{deck_print.batches[0][0]} faces reused, {deck_print.batches[0][1]} rendered, "
+              if cache is not None and deck_print.batches else "")
     print(f"{out}: {copies} cards on {pages} fronts page(s){backs}; {sheet.describe()}"
-          f" ({time.perf_counter() - started:.1f} s)")
+          f" ({reused}{time.perf_counter() - started:.1f} s)")
     _print_fitted(deck_print)
     _print_pack(args)
     return 0

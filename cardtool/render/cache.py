@@ -282,17 +282,22 @@ class BuildCache:
             Path(tmp).unlink(missing_ok=True)
             raise
 
-    def prune(self) -> None:
-        """Remove the entries this build did not use, then the blobs no remaining entry names (and
+    def prune(self, kinds: frozenset[str] | None = None) -> None:
+        """Remove the entries this build did not use (only those of the given kinds, if any: `render
+        cards` prunes faces and leaves what a build keeps), then the blobs no remaining entry names (and
         leftovers of interrupted writes)."""
         kept: set[str] = set()
         for path in (self.folder / "entries").iterdir():
             key = path.name.removesuffix(".json")
-            if key not in self.used or path.is_symlink() or not path.is_file():
+            if path.is_symlink() or not path.is_file():
                 path.unlink(missing_ok=True)
                 continue
             try:
-                kept.update(b for b in json.loads(path.read_bytes()).get("blobs", {}).values() if isinstance(b, str))
+                record = json.loads(path.read_bytes())
+                if key not in self.used and (kinds is None or record.get("kind") in kinds):
+                    path.unlink(missing_ok=True)
+                    continue
+                kept.update(b for b in record.get("blobs", {}).values() if isinstance(b, str))
             except (OSError, ValueError, AttributeError):
                 path.unlink(missing_ok=True)
         for path in (self.folder / "blobs").iterdir():

@@ -17,6 +17,7 @@ from cardtool.render.cache import code_fingerprint, key_of, named_files_digest
 from cardtool.render.cache import current as current_cache
 from cardtool.render.fitting import LaidOut, Overflow, base_sizes, fit, overflows, render_html, write_pages
 from cardtool.render.impose import Note, SheetPage, Stamp, impose, merge
+from cardtool.render.libraries import import_weasyprint
 from cardtool.render.parallel import MAX_WORKERS, join, run_sliced, slices
 from cardtool.render.reproducible import epoch
 from cardtool.render.sheets import PRINT_NOTE, CardSize, Layout, SheetSpec, layout
@@ -128,7 +129,7 @@ class DeckPrint:
         """What a face's page is made from, as one digest: its HTML, the stylesheet, the page's size and
         title, and the content of every file they name (art, icons)."""
         frame = self.frame
-        return key_of("face", code_fingerprint(), self.deck.manifest.name, repr(frame), self.base_url,
+        return key_of("face", code_fingerprint(), str(epoch()), self.deck.manifest.name, repr(frame), self.base_url,
                       str(self.css), html, named_files_digest(html, str(self.css)))
 
     def lay_out(self, faces) -> LaidOut:
@@ -142,6 +143,8 @@ class DeckPrint:
         keys = [self.face_key(h) for h in htmls] if cache is not None else []
         found = {i: hit for i, key in enumerate(keys) if (hit := cached_face(cache, key, faces[i].key, self.frame)) is not None}
         todo = [i for i in range(len(faces)) if i not in found]
+        if todo:
+            import_weasyprint()  # before the workers fork, and only when a face is to be laid out
         cuts = slices(len(todo), LAYOUT_PARTS if len(todo) >= PARALLEL_FROM else 1)
         parts = join(run_sliced(lambda first, last: [self._laid_pages([faces[todo[j]] for j in range(start, end)],
                                                                       [htmls[todo[j]] for j in range(start, end)])
@@ -161,23 +164,29 @@ class DeckPrint:
         found = overflows(document)
         return [(pdf, [o for o in found if o.key == face.key]) for face, pdf in zip(faces, write_pages(document))]
 
-    def singles(self, backs: bool = True) -> tuple[list[Face], bytes]:
-        """Each different face on its own page, trim size plus bleed, text fitted: (faces, PDF)."""
+    def fitted_faces(self, backs: bool = True) -> list[Face]:
+        """Each different face laid out and its text fitted; its own one-page PDF in face_pdfs."""
         epoch()  # a malformed SOURCE_DATE_EPOCH fails here, before any layout, not in a worker
         faces, laid = fit(self.faces(backs), self.frame, self.lay_out)
         self._record(faces)
         self.face_pdfs = [laid.pdfs[pdf] for pdf, _ in laid.pages]
-        return faces, merge(laid.pdfs, laid.pages, self.deck.manifest.name)
+        return faces
+
+    def singles(self, backs: bool = True) -> tuple[list[Face], bytes]:
+        """Each different face on its own page, trim size plus bleed, text fitted: (faces, PDF)."""
+        faces = self.fitted_faces(backs)
+        return faces, merge(self.face_pdfs, [(i, 0) for i in range(len(faces))], self.deck.manifest.name)
 
     def sheets(self, spec: SheetSpec) -> tuple[Layout, bytes]:
-        """The print-and-play PDF: fronts pages, each followed by its backs page unless duplex is none."""
+        """The print-and-play PDF: fronts pages, each followed by its backs page unless duplex is none;
+        imposed straight from the faces' own PDFs."""
         sheet = layout(spec)
-        faces, singles = self.singles(backs=spec.duplex != "none")
+        faces = self.fitted_faces(backs=spec.duplex != "none")
         index = {face.key: i for i, face in enumerate(faces)}
         count = {card.id: card.count for card in self.cards}
         copies = [(index[front.key], index.get(back.key, -1)) for front, back in self.pairs
                   for _ in range(count[front.card_id])]
-        return sheet, impose(singles, sheet_pages(sheet, copies), self.deck.manifest.name)
+        return sheet, impose(self.face_pdfs, sheet_pages(sheet, copies), self.deck.manifest.name)
 
 
 def cached_face(cache, key: str, face_key: str, frame: Frame) -> tuple[bytes, list[Overflow]] | None:
@@ -200,18 +209,19 @@ def cached_face(cache, key: str, face_key: str, frame: Frame) -> tuple[bytes, li
 
 
 def _one_page(pdf: bytes, frame: Frame) -> bool:
+    """Whether the bytes are a PDF of one page of the face's size (read by qpdf, which is quick)."""
     from io import BytesIO
 
-    from pypdf import PdfReader
-    from pypdf.errors import PyPdfError
+    import pikepdf
 
     try:
-        pages = PdfReader(BytesIO(pdf), strict=True).pages
-        box = pages[0].mediabox if len(pages) == 1 else None
-    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+        with pikepdf.open(BytesIO(pdf)) as document:
+            box = document.pages[0].mediabox if len(document.pages) == 1 else None
+            size = (float(box[2]) - float(box[0]), float(box[3]) - float(box[1])) if box is not None else None
+    except (pikepdf.PdfError, ValueError, KeyError, TypeError, AttributeError, IndexError):
         return False
     wanted = (frame.full_width * 72 / 25.4, frame.full_height * 72 / 25.4)
-    return box is not None and abs(float(box.width) - wanted[0]) < 0.5 and abs(float(box.height) - wanted[1]) < 0.5
+    return size is not None and abs(size[0] - wanted[0]) < 0.5 and abs(size[1] - wanted[1]) < 0.5
 
 
 def keep_face(cache, key: str, pdf: bytes, found: list[Overflow]) -> None:

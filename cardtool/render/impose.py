@@ -1,4 +1,4 @@
-"""Imposition at the PDF level: each different card face is laid out once (one page of a "singles" PDF,
+"""Imposition at the PDF level: each different card face is laid out once (a one-page PDF of its own,
 trim plus bleed) and stamped onto the sheet pages as a form XObject wherever a copy goes; crop marks,
 the 50 mm scale bar and the print note are drawn straight into each sheet page.
 
@@ -11,11 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from io import BytesIO
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import (ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject,
-                           TextStringObject)
-
-from cardtool.render.reproducible import digest, pypdf_stamp
+from cardtool.render.reproducible import pdf_date
 
 PT_PER_MM = 72 / 25.4
 NOTE_SIZE = 6.5  # pt
@@ -84,89 +80,114 @@ def _note_ops(note: Note, height_pt: float) -> list[str]:
     return ops
 
 
-def _font(name: str) -> DictionaryObject:
-    return DictionaryObject({NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
-                             NameObject("/BaseFont"): NameObject(name),
-                             NameObject("/Encoding"): NameObject("/WinAnsiEncoding")})
-
-
 def merge(pdfs: list[bytes], pages: list[tuple[int, int]], title: str = "") -> bytes:
-    """One PDF of the given pages, (pdf index, page number) each, in order; boxes and fonts kept."""
+    """One PDF of the given pages, (pdf index, page number) each, in order; boxes kept and the faces'
+    fonts shared (render/shared_fonts.py), read and written with pikepdf (qpdf)."""
+    import pikepdf
+
+    from cardtool.render.shared_fonts import share_fonts
+
     if len(pdfs) == 1 and pages == [(0, i) for i in range(len(pages))]:
-        return pdfs[0]
-    readers = [PdfReader(BytesIO(pdf)) for pdf in pdfs]
-    if len(pdfs) == 1 and len(pages) == len(readers[0].pages) and pages == [(0, i) for i in range(len(pages))]:
-        return pdfs[0]
-    writer = PdfWriter()
+        with pikepdf.open(BytesIO(pdfs[0])) as only:
+            if len(only.pages) == len(pages):
+                return pdfs[0]
+    out = pikepdf.new()
+    sources = {index: pikepdf.open(BytesIO(pdfs[index])) for index in sorted({pdf for pdf, _ in pages})}
     for pdf, number in pages:
-        writer.add_page(readers[pdf].pages[number])
+        out.pages.append(sources[pdf].pages[number])
+    share_fonts(out, [page.obj for page in out.pages])
+    data = _save(out, title)
+    for source in sources.values():
+        source.close()
+    return data
+
+
+def _save(out, title: str) -> bytes:
+    """The PDF's bytes: fixed dates, a title, an /ID from its content (qpdf's deterministic id)."""
+    import pikepdf
+
     if title:
-        writer.add_metadata({"/Title": TextStringObject(title), "/Creator": TextStringObject("cardtool")})
-    pypdf_stamp(writer, digest([*pdfs, repr(pages).encode()]))
-    out = BytesIO()
-    writer.write(out)
-    return out.getvalue()
+        out.docinfo["/Title"] = title
+        out.docinfo["/Creator"] = "cardtool"
+    out.docinfo["/CreationDate"] = out.docinfo["/ModDate"] = pdf_date()
+    buffer = BytesIO()
+    out.save(buffer, deterministic_id=True, compress_streams=True,
+             object_stream_mode=pikepdf.ObjectStreamMode.generate)
+    return buffer.getvalue()
 
 
-def impose(singles: bytes, pages: list[SheetPage], title: str = "") -> bytes:
-    """A PDF of the sheet pages with the singles' pages stamped on them."""
-    cards = PdfReader(BytesIO(singles))
-    writer = PdfWriter()
-    forms: dict[int, object] = {}
-    boxes = [tuple(float(v) for v in page.mediabox) for page in cards.pages]
-    fonts = DictionaryObject({NameObject("/CardtoolNote"): writer._add_object(_font("/Helvetica")),
-                              NameObject("/CardtoolBold"): writer._add_object(_font("/Helvetica-Bold"))})
+def impose(faces: list[bytes], pages: list[SheetPage], title: str = "") -> bytes:
+    """A PDF of the sheet pages with the faces (one one-page PDF each) stamped on them, each face's page
+    a form XObject written once however often it is printed, and the faces' fonts shared
+    (render/shared_fonts.py). Read with pikepdf (qpdf): straight from the faces, with no merge first."""
+    import pikepdf
 
-    def form(index: int):
-        if index not in forms:
-            page = cards.pages[index]
-            xobject = DecodedStreamObject()
-            xobject.set_data(page.get_contents().get_data())
-            xobject.update({
-                NameObject("/Type"): NameObject("/XObject"),
-                NameObject("/Subtype"): NameObject("/Form"),
-                NameObject("/BBox"): ArrayObject(FloatObject(v) for v in boxes[index]),
-                NameObject("/Resources"): page["/Resources"].clone(writer),
-            })
-            forms[index] = writer._add_object(xobject.flate_encode())
-        return forms[index]
+    from cardtool.render.shared_fonts import share_fonts
 
+    out = pikepdf.new()
+    used = sorted({stamp.index for sheet in pages for stamp in sheet.stamps})
+    forms, boxes, sources = {}, {}, []
+    for index in used:
+        source = pikepdf.open(BytesIO(faces[index]))
+        sources.append(source)
+        page = source.pages[0]
+        boxes[index] = tuple(float(v) for v in page.mediabox)
+        page.contents_coalesce()
+        form = page.obj.Contents
+        form.Type, form.Subtype = pikepdf.Name.XObject, pikepdf.Name.Form
+        form.BBox = pikepdf.Array(boxes[index])
+        form.Resources = page.obj.Resources
+        forms[index] = out.copy_foreign(form)
+    share_fonts(out, [forms[index] for index in used])
+    fonts = pikepdf.Dictionary({"/CardtoolNote": out.make_indirect(_note_font("/Helvetica")),
+                                "/CardtoolBold": out.make_indirect(_note_font("/Helvetica-Bold"))})
     for sheet in pages:
         width, height = sheet.width * PT_PER_MM, sheet.height * PT_PER_MM
-        page = writer.add_blank_page(width, height)
-        xobjects = DictionaryObject()
+        xobjects = pikepdf.Dictionary()
         ops = []
         for stamp in sheet.stamps:
             name = f"/Card{stamp.index}"
-            xobjects[NameObject(name)] = form(stamp.index)
-            llx, lly, urx, ury = boxes[stamp.index]
-            left = stamp.x * PT_PER_MM
-            bottom = height - stamp.y * PT_PER_MM - (ury - lly)
-            clip = ""
-            if stamp.clip is not None:  # shared cuts: the bleed stops at the cut shared with a neighbour
-                cl, ct, cr, cb = (v * PT_PER_MM for v in stamp.clip)
-                clip = f"{cl:.4f} {height - cb:.4f} {cr - cl:.4f} {cb - ct:.4f} re W n "
-            if stamp.rotated:
-                ops.append(f"q {clip}-1 0 0 -1 {left + urx:.4f} {bottom + ury:.4f} cm {name} Do Q")
-            else:
-                ops.append(f"q {clip}1 0 0 1 {left - llx:.4f} {bottom - lly:.4f} cm {name} Do Q")
-        if sheet.marks:
-            # A white line under each black one, so a mark drawn in the outer bleed shows on any colour.
-            for grey, width_mm in ((1, HALO_WIDTH), (0, MARK_WIDTH)):
-                ops.append(f"q {grey} G {width_mm * PT_PER_MM:.4f} w 0 J")
-                for x1, y1, x2, y2 in sheet.marks:
-                    ops.append(f"{x1 * PT_PER_MM:.4f} {height - y1 * PT_PER_MM:.4f} m "
-                               f"{x2 * PT_PER_MM:.4f} {height - y2 * PT_PER_MM:.4f} l S")
-                ops.append("Q")
-        ops += _note_ops(sheet.note, height)
-        stream = DecodedStreamObject()
-        stream.set_data("\n".join(ops).encode("latin-1"))
-        page[NameObject("/Contents")] = writer._add_object(stream.flate_encode())
-        page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects,
-                                                           NameObject("/Font"): fonts})
-    if title:
-        writer.add_metadata({"/Title": TextStringObject(title), "/Creator": TextStringObject("cardtool")})
-    pypdf_stamp(writer, digest([singles, repr(pages).encode()]))
-    out = BytesIO()
-    writer.write(out)
-    return out.getvalue()
+            xobjects[name] = forms[stamp.index]
+            ops.append(_stamp_ops(stamp, name, boxes[stamp.index], height))
+        ops += _mark_ops(sheet.marks, height) + _note_ops(sheet.note, height)
+        content = out.make_stream("\n".join(ops).encode("latin-1"))
+        out.pages.append(pikepdf.Page(pikepdf.Dictionary({
+            "/Type": pikepdf.Name.Page, "/MediaBox": pikepdf.Array([0, 0, width, height]),
+            "/Contents": content, "/Resources": pikepdf.Dictionary({"/XObject": xobjects, "/Font": fonts})})))
+    data = _save(out, title)
+    for source in sources:
+        source.close()
+    return data
+
+
+def _note_font(name: str):
+    import pikepdf
+
+    return pikepdf.Dictionary({"/Type": pikepdf.Name.Font, "/Subtype": pikepdf.Name.Type1,
+                               "/BaseFont": pikepdf.Name(name), "/Encoding": pikepdf.Name.WinAnsiEncoding})
+
+
+def _stamp_ops(stamp: Stamp, name: str, box: tuple[float, ...], height: float) -> str:
+    llx, lly, urx, ury = box
+    left = stamp.x * PT_PER_MM
+    bottom = height - stamp.y * PT_PER_MM - (ury - lly)
+    clip = ""
+    if stamp.clip is not None:  # shared cuts: the bleed stops at the cut shared with a neighbour
+        cl, ct, cr, cb = (v * PT_PER_MM for v in stamp.clip)
+        clip = f"{cl:.4f} {height - cb:.4f} {cr - cl:.4f} {cb - ct:.4f} re W n "
+    if stamp.rotated:
+        return f"q {clip}-1 0 0 -1 {left + urx:.4f} {bottom + ury:.4f} cm {name} Do Q"
+    return f"q {clip}1 0 0 1 {left - llx:.4f} {bottom - lly:.4f} cm {name} Do Q"
+
+
+def _mark_ops(marks, height: float) -> list[str]:
+    """A white line under each black one, so a mark drawn in the outer bleed shows on any colour."""
+    ops = []
+    if marks:
+        for grey, width_mm in ((1, HALO_WIDTH), (0, MARK_WIDTH)):
+            ops.append(f"q {grey} G {width_mm * PT_PER_MM:.4f} w 0 J")
+            for x1, y1, x2, y2 in marks:
+                ops.append(f"{x1 * PT_PER_MM:.4f} {height - y1 * PT_PER_MM:.4f} m "
+                           f"{x2 * PT_PER_MM:.4f} {height - y2 * PT_PER_MM:.4f} l S")
+            ops.append("Q")
+    return ops

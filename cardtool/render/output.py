@@ -124,6 +124,13 @@ def _is_cardtools(folder: Path) -> bool:
     return all(e.is_dir() and _manifest_files(e) is not None for e in _visible(folder))  # e.g. only sim/
 
 
+def may_write(folder: Path) -> bool:
+    """Whether cardtool may put files of its own into a folder: a new one, an empty one, or one holding
+    only cardtool's outputs, and never a deck folder."""
+    folder = Path(folder)
+    return deck_folder_around(folder) is None and (not folder.exists() or folder.is_dir()) and _is_cardtools(folder)
+
+
 def check_out_folder(out: Path, reads: Iterable[Path] = (), flag: str = "--out") -> None:
     """Refuse an output folder that is a file, a deck folder, or holds files cardtool did not write."""
     out = Path(out)
