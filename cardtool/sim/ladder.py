@@ -9,8 +9,8 @@ counted apart. Each pair also gets one virtual drawn game, so a bot that never b
 a finite rating gap.
 
 Only differences of rating are measured, so one bot, the anchor (`greedy` when it plays, else the first
-bot), is fixed at 1500 and every other rating is its difference from the anchor plus 1500, as Ordo's
-and BayesElo's anchors do. The interval is a parametric bootstrap: each pair's decided games are drawn
+bot), is fixed at 1500 and every other rating is its difference from the anchor plus 1500, as Ordo's -A
+switch does. The interval is a parametric bootstrap: each pair's decided games are drawn
 again from the fitted ratings (numpy's generator, seeded by the run's seed), refitted and anchored
 again, 400 times, 2.5th to 97.5th percentiles. A bot's interval is therefore that of its gap to the
 anchor (the anchor's own is the point 1500): a bot whose interval leaves out 1500 is stronger or
