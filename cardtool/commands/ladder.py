@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{'rank':>4}  {'bot':<{width}}  {'rating (95% interval)':<24}  win rate (95% interval)")
     for k, r in enumerate(result.ratings, 1):
         interval = "(anchor)" if r.bot == anchor else f"({r.low:.0f} to {r.high:.0f})"
-        print(f"{k:>4}  {r.bot:<{width}}  {r.rating:>6.0f} {interval:<17}{'':<4}  {rate_text(r.score)}")
+        print(f"{k:>4}  {r.bot:<{width}}  {r.rating:>6.0f} {interval:<17}  {rate_text(r.score)}")
     capped = sum(p.capped for p in pairings)
     print(f"Elo scale, {anchor} fixed at {ladders.ANCHOR_RATING:g}: each interval is of a bot's gap to {anchor}; "
           f"ties count half a win; {capped} capped game(s) left out.")
