@@ -209,3 +209,26 @@ def test_the_search_ends_a_phase_only_when_greedy_would_with_end_greedy(deck):
     assert checked >= 4
     with pytest.raises(UsageError, match="end=never.*expected one of weighed, greedy"):
         make_bots(["search:end=never", "greedy"], BOTS, game)
+
+
+def test_a_large_progressive_bias_keeps_greedys_first_choice(deck):
+    """`search:bias=B` charges a candidate B a world for every point GreedyBot rates it below its first
+    choice: so large a bias leaves greedy's first choice every time; without it the search departs."""
+    from cardtool.engine.bots import make_bots
+
+    game = EcologiesGame(deck, 2, "multi", 6)
+    biased, plain = make_bots(["search:bias=1000", "search"], BOTS, game)
+    assert biased.bias == 1000 and plain.bias == 0
+    greedy = GreedyBot(game.public(0))
+    state, rng, checked, departed = game.new_initial_state(), random.Random(3), 0, 0
+    while not state.is_over() and checked < 40:
+        seat = state.current_player
+        observation, legal = state.observation(seat), state.legal_actions()
+        if seat == 0 and state.phase in ("play", "purchase") and len(legal) > 2:
+            values = {id(action): value for value, action in greedy.ranked(observation, legal, random.Random(0))}
+            top = max(values.values())
+            assert values[id(biased.choose(observation, legal, random.Random(checked)))] == pytest.approx(top)
+            departed += values[id(plain.choose(observation, legal, random.Random(checked)))] < top - 1e-9
+            checked += 1
+        state.apply(greedy.choose(observation, legal, rng))
+    assert checked >= 10 and departed >= 1

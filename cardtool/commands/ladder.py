@@ -24,17 +24,20 @@ NAME = "ladder"
 HELP = "play every pair of bots against each other and rate them, with 95% intervals"
 EXAMPLES = """\
 examples:
-  cardtool ladder decks/ecologies-bizarre-biomes --games 200 --seed 1
+  cardtool ladder decks/ecologies-bizarre-biomes --seed 1
   cardtool ladder decks/symbiosis --bots random,greedy,search --games 100 --seed 1 --out build/ladder
 Outputs (in --out, default build/<deck>/ladder/): ladder.json and ladder.svg.
 """
-DEFAULT_GAMES = 200
+DEFAULT_GAMES = 400  # at 57% wins (50 points) the gap to the other bot leaves out 0 from about this many games
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_deck_argument(parser)
     parser.add_argument("--bots", metavar="NAME,NAME[,...]", default="",
                         help=f"the bots to rate, at least two (default: every bot of the game). {bots_help()}")
+    parser.add_argument("--anchor", metavar="NAME",
+                        help=f"the bot rated {ladders.ANCHOR_RATING:g}: the others' ratings and intervals are their "
+                             f"gaps to it (default {ladders.DEFAULT_ANCHOR} when it plays, else the first bot)")
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, metavar="N",
                         help=f"games per pair of bots, half with each in the first seat (default {DEFAULT_GAMES})")
     parser.add_argument("--mode", help=f"a two-player mode (default: the game's first that seats two). {modes_help()}")
@@ -55,11 +58,13 @@ def run(args: argparse.Namespace) -> int:
     check_jobs(args.jobs)
     plugin = simulated_game(deck)
     names = [name.strip() for name in args.bots.split(",") if name.strip()] or list(plugin.bots)
+    anchor = ladders.anchor_of(names, args.anchor)
     seed = seed_of(args)
     mode = ladders.two_seat_mode(plugin, deck, args.mode)
     setups = ladders.setups(deck, names, games=args.games, mode=mode, seed=seed, max_turns=args.max_turns)
     out = make_out_dir(out, (Path(args.deck),))
-    config = {**config_json(setups[0], args.deck), "bots": names, "games_per_pair": args.games, "seed": seed}
+    config = {**config_json(setups[0], args.deck), "bots": names, "games_per_pair": args.games, "seed": seed,
+              "anchor": anchor}
     for key in ("games", "players"):
         config.pop(key, None)
 
@@ -73,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         print("cardtool: interrupted; a ladder needs every game of every pair, nothing written", file=sys.stderr)
         return EXIT_INTERRUPTED
     pairings = [ladders.pairing(setup, result.records) for setup, result in zip(setups, results)]
-    result = ladders.ladder(names, pairings, seed)
+    result = ladders.ladder(names, pairings, seed, anchor)
 
     with staged_dir(out, (Path(args.deck),), command="ladder") as stage:
         write_outputs(stage, {"ladder.json": json.dumps(ladders.ladder_json(result, config), indent=2) + "\n",
@@ -82,9 +87,11 @@ def run(args: argparse.Namespace) -> int:
     width = max(len(r.bot) for r in result.ratings)
     print(f"{'rank':>4}  {'bot':<{width}}  {'rating (95% interval)':<24}  win rate (95% interval)")
     for k, r in enumerate(result.ratings, 1):
-        print(f"{k:>4}  {r.bot:<{width}}  {r.rating:>6.0f} ({r.low:.0f} to {r.high:.0f}){'':<4}  {rate_text(r.score)}")
+        interval = "(anchor)" if r.bot == anchor else f"({r.low:.0f} to {r.high:.0f})"
+        print(f"{k:>4}  {r.bot:<{width}}  {r.rating:>6.0f} {interval:<17}  {rate_text(r.score)}")
     capped = sum(p.capped for p in pairings)
-    print(f"Elo scale, mean 1500; ties count half a win; {capped} capped game(s) left out.")
+    print(f"Elo scale, {anchor} fixed at {ladders.ANCHOR_RATING:g}: each interval is of a bot's gap to {anchor}; "
+          f"ties count half a win; {capped} capped game(s) left out.")
     if args.seed is None:
         print(f"(seed {seed}: add --seed {seed} to repeat this ladder)")
     print(f"Ladder: {out / 'ladder.json'} and {out / 'ladder.svg'}")

@@ -6,10 +6,18 @@ points above another is expected to win 1 / (1 + 10^(-D/400)) of their games), c
 game at once rather than updated game by game, so the order of the games does not matter. A shared
 victory counts half a win for each bot, a capped game (won by nobody) is left out of the ratings and
 counted apart. Each pair also gets one virtual drawn game, so a bot that never beat another still has
-a finite rating gap. The mean rating is fixed at 1500. The interval is a parametric bootstrap: each
-pair's decided games are drawn again from the fitted ratings (numpy's generator, seeded by the run's
-seed) and refitted, 400 times, 2.5th to 97.5th percentiles. (Resampling the games themselves would
-give no interval at all to a pair one bot always wins, which is common between random and greedy.)
+a finite rating gap.
+
+Only differences of rating are measured, so one bot, the anchor (`greedy` when it plays, else the first
+bot), is fixed at 1500 and every other rating is its difference from the anchor plus 1500, as Ordo's -A
+switch does. The interval is a parametric bootstrap: each pair's decided games are drawn
+again from the fitted ratings (numpy's generator, seeded by the run's seed), refitted and anchored
+again, 400 times, 2.5th to 97.5th percentiles. A bot's interval is therefore that of its gap to the
+anchor (the anchor's own is the point 1500): a bot whose interval leaves out 1500 is stronger or
+weaker than the anchor at the 95% level, and the uncertainty of a third bot's rating (random's, which
+never wins, is known only to be far below) is not added to it, as it was when the mean was held at
+1500. (Resampling the games themselves would give no interval at all to a pair one bot always wins,
+which is common between random and greedy.)
 """
 
 from __future__ import annotations
@@ -26,7 +34,9 @@ from cardtool.sim.config import Setup, prepare
 from cardtool.sim.records import SimRecord
 from cardtool.sim.stats import Rate
 
-MEAN_RATING = 1500.0
+ANCHOR_RATING = 1500.0
+#: The bot fixed at ANCHOR_RATING when it plays (else the first bot named).
+DEFAULT_ANCHOR = "greedy"
 SCALE = 400 / math.log(10)  # Elo points per unit of the logistic model
 BOOTSTRAP = 400
 
@@ -58,6 +68,16 @@ class Rating:
 class Ladder:
     ratings: list[Rating]  # best first
     pairings: list[Pairing]
+    anchor: str  # the bot rated ANCHOR_RATING; the others' ratings and intervals are gaps to it
+
+
+def anchor_of(bots: Sequence[str], anchor: str | None = None) -> str:
+    """The bot whose rating is fixed: the one asked for, else greedy when it plays, else the first."""
+    if anchor is not None:
+        if anchor not in bots:
+            raise UsageError(f"--anchor {anchor!r} is not one of the bots rated ({', '.join(bots)})")
+        return anchor
+    return DEFAULT_ANCHOR if DEFAULT_ANCHOR in bots else bots[0]
 
 
 def two_seat_mode(plugin, deck, mode: str | None) -> str:
@@ -96,8 +116,10 @@ def pairing(setup: Setup, records: Sequence[SimRecord]) -> Pairing:
     return Pairing(first, second, tuple(outcomes), capped)
 
 
-def fit(bots: Sequence[str], pairings: Sequence[Pairing], wins: Sequence[float] | None = None) -> "np.ndarray":
-    """Bradley-Terry ratings (Elo scale, mean 1500) from each pairing's wins of its first bot (or `wins`)."""
+def fit(bots: Sequence[str], pairings: Sequence[Pairing], wins: Sequence[float] | None = None,
+        anchor: int = 0) -> "np.ndarray":
+    """Bradley-Terry ratings (Elo scale, bot number `anchor` at 1500) from each pairing's wins of its first
+    bot (or `wins`)."""
     import numpy as np
     from scipy.optimize import minimize
 
@@ -120,36 +142,40 @@ def fit(bots: Sequence[str], pairings: Sequence[Pairing], wins: Sequence[float] 
 
     result = minimize(loss, np.zeros(len(bots) - 1), jac=True, method="BFGS")
     theta = np.concatenate([[0.0], result.x]) * SCALE
-    return theta - theta.mean() + MEAN_RATING
+    return theta - theta[anchor] + ANCHOR_RATING
 
 
-def ladder(bots: Sequence[str], pairings: Sequence[Pairing], seed: int) -> Ladder:
-    """The ratings with their bootstrap intervals, best first."""
+def ladder(bots: Sequence[str], pairings: Sequence[Pairing], seed: int, anchor: str | None = None) -> Ladder:
+    """The ratings with their bootstrap intervals, best first, anchored on `anchor` (see anchor_of)."""
     import numpy as np
 
-    ratings = fit(bots, pairings)
+    anchor = anchor_of(bots, anchor)
+    fixed = list(bots).index(anchor)
+    ratings = fit(bots, pairings, anchor=fixed)
     rng = np.random.default_rng(seed)
     index = {bot: k for k, bot in enumerate(bots)}
     expected = [1 / (1 + 10 ** (-(ratings[index[p.first]] - ratings[index[p.second]]) / 400)) for p in pairings]
     samples = []
     for _ in range(BOOTSTRAP):  # each pair's decided games drawn again from the fitted ratings
         wins = [float(rng.binomial(len(p.outcomes), q)) for p, q in zip(pairings, expected)]
-        samples.append(fit(bots, pairings, wins))
+        samples.append(fit(bots, pairings, wins, anchor=fixed))
     low, high = np.percentile(np.array(samples), [2.5, 97.5], axis=0)
     rows = []
     for k, bot in enumerate(bots):
         won = sum(p.wins if p.first == bot else len(p.outcomes) - p.wins for p in pairings if bot in (p.first, p.second))
         decided = sum(len(p.outcomes) for p in pairings if bot in (p.first, p.second))
         rows.append(Rating(bot, float(ratings[k]), float(low[k]), float(high[k]), Rate.of(int(won), decided)))
-    return Ladder(sorted(rows, key=lambda r: -r.rating), list(pairings))
+    return Ladder(sorted(rows, key=lambda r: -r.rating), list(pairings), anchor)
 
 
 def ladder_json(result: Ladder, config: Mapping) -> dict:
     return {
         "config": dict(config),
-        "method": "Bradley-Terry maximum likelihood on the Elo scale (mean 1500), one virtual draw per pair; "
-                  f"95% interval from {BOOTSTRAP} parametric bootstrap draws of each pair's games; ties count half, "
-                  "capped games are left out",
+        "method": f"Bradley-Terry maximum likelihood on the Elo scale, anchored: {result.anchor} fixed at "
+                  f"{ANCHOR_RATING:g}, one virtual draw per pair; 95% interval of each bot's gap to the anchor from "
+                  f"{BOOTSTRAP} parametric bootstrap draws of each pair's games; ties count half, capped games are "
+                  "left out",
+        "anchor": {"bot": result.anchor, "rating": ANCHOR_RATING},
         "ratings": [{"rank": k + 1, "bot": r.bot, "rating": round(r.rating, 1), "ci95": [round(r.low, 1), round(r.high, 1)],
                      "decided_games": r.score.n, "wins": r.score.k,
                      "win_rate": round(r.score.value, 6) if r.score.n else None}
@@ -165,5 +191,5 @@ def chart(result: Ladder) -> str:
 
     ratings = result.ratings
     return intervals([r.bot for r in ratings], [r.rating for r in ratings], [r.low for r in ratings],
-                     [r.high for r in ratings], [False] * len(ratings), centre=MEAN_RATING, as_percent=False,
-                     xlabel="rating (Elo scale, mean 1500) with 95% interval")
+                     [r.high for r in ratings], [False] * len(ratings), centre=ANCHOR_RATING, as_percent=False,
+                     xlabel=f"rating (Elo scale, {result.anchor} = {ANCHOR_RATING:g}) with 95% interval")

@@ -11,7 +11,9 @@ purchase phase is a candidate only when it is GreedyBot's first choice (`end=gre
 fitted model can value a card held in hand that fits a web above the VP of playing it, so weighed
 against acting (`end=weighed`), ending the phase was chosen too often, and cost games.
 A move that wins at once is taken without weighing, and GreedyBot's own first choice gets a small head
-start in every world (`prior`), so that only a clear gain in the rollouts overrides the heuristic. What
+start in every world (`prior`), so that only a clear gain in the rollouts overrides the heuristic;
+`bias=B` (default 0) also charges every other candidate B a world per point GreedyBot rates it below
+its first choice (a progressive bias, after Chaslot et al. 2008). What
 to offer in a trade and how to arrange a web it leaves to GreedyBot, and its rollouts make no offers. Its budget
 (`search:iters=N`, rollouts a decision, default 14 over 6 candidates: 2 worlds each, since within the
 turn the dealt world rarely changes the choice; or `search:ms=T`, not reproducible)
@@ -73,7 +75,7 @@ class SearchBot:
 
     name = "search"
     OPTIONS = {"iters": positive_int, "ms": positive_float, "width": positive_int, "depth": positive_int,
-               "eval": evaluation_name, "prior": positive_float, "end": ending_name}
+               "eval": evaluation_name, "prior": positive_float, "end": ending_name, "bias": positive_float}
     ITERS = 14  # the default budget, in rollouts a decision (2 worlds each for up to 7 candidates)
     MIN_WORLDS = 2
     EVAL = "fitted"
@@ -81,9 +83,14 @@ class SearchBot:
     #: Per evaluation, the head start GreedyBot's own first choice is given in every world (VP-equivalents
     #: of `outcome`; win chance of the fitted model): only a clearer gain in the rollouts overrides it.
     PRIOR = {"standing": 0.25, "fitted": 0.02}
+    #: Progressive bias: per point of GreedyBot's value a candidate is below its first choice, what it
+    #: must gain in every world (win chance of the fitted model): a move greedy rates far lower needs a
+    #: larger gain in the rollouts (after Chaslot et al.'s progressive bias for Monte Carlo tree search).
+    BIAS = 0.0
 
     def __init__(self, public: Seat, iters: int | None = None, ms: float | None = None, width: int = 6,
-                 depth: int = 1, eval: str | None = None, prior: float | None = None, end: str | None = None):
+                 depth: int = 1, eval: str | None = None, prior: float | None = None, end: str | None = None,
+                 bias: float | None = None):
         if iters is not None and ms is not None:
             raise UsageError("bot 'search' takes a budget in iters or in ms, not both")
         self.public, self.width, self.depth = public, width, depth
@@ -93,6 +100,7 @@ class SearchBot:
         self.prior = self.PRIOR["fitted" if self.fitted else "standing"] if prior is None else prior
         self.iters = self.ITERS if iters is None and ms is None else iters
         self.ms = ms
+        self.bias = self.BIAS if bias is None else bias
         self.game = world_game(public)
         self.greedy = GreedyBot(public)
 
@@ -138,6 +146,11 @@ class SearchBot:
                               else outcome(self.game, state, seat))
             worlds += 1
         totals[0] += self.prior * (worlds - self.MIN_WORLDS)
+        if self.bias:  # a move greedy rates lower must gain more in the rollouts
+            heuristic = {id(action): value for value, action in ranked}  # GreedyBot's values
+            top = heuristic[id(shortlist[0])]
+            for i, action in enumerate(shortlist):
+                totals[i] += self.bias * worlds * (heuristic[id(action)] - top)
         best = max(range(len(shortlist)), key=lambda i: (totals[i], -i))
         return shortlist[best]
 
