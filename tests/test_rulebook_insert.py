@@ -156,3 +156,20 @@ def test_a_stand_alone_expansion_keeps_its_stand_alone_rulebook():
     book = rulebook_context(deck, PAPERS["a4"])
     assert book.kind == "Rulebook" and not book.note
     assert index_names(book_html(book)) == {card.name for card in deck.cards}
+
+
+def test_build_writes_the_insert_of_an_expansion_only(frozen, tmp_path):
+    """`cardtool build` runs the insert step for an expansion combined with its base (the demo golden pins
+    frozen-and-deep's rulebook-insert.pdf) and says why it leaves it out otherwise."""
+    from cardtool.render.pipeline import STEPS, BuildOptions, Context, _rulebook_insert, _rulebook_insert_skip
+
+    step = next(step for step in STEPS if step.name == "rulebook-insert")
+    assert step.skip is _rulebook_insert_skip
+    context = Context(DECKS / "frozen-and-deep", BuildOptions(), tmp_path, deck=frozen[0])
+    assert _rulebook_insert_skip(context) is None
+    outputs, message = _rulebook_insert(context)
+    assert [output.path for output in outputs] == ["rulebook-insert.pdf"] and message.endswith("pages")
+    assert "Arctic Fox" in pdf_text(tmp_path / "rulebook-insert.pdf")
+    for deck, alone in ((BASE, False), (DECKS / "frozen-and-deep", True), (DECKS / "symbiosis", False)):
+        reason = _rulebook_insert_skip(Context(deck, BuildOptions(), tmp_path, deck=load_deck(deck, standalone=alone)))
+        assert reason and "not an expansion" in reason

@@ -191,34 +191,60 @@ def _palette(ctx: Context) -> tuple[list[Output], str]:  # H8: the colour-blind 
 
 
 def _rulebook(ctx: Context) -> tuple[list[Output], str]:
-    from cardtool.render.rulebook import rulebook_pdf
-
     pdf, pages = _rulebook_document(ctx)
     (ctx.folder / "rulebook.pdf").write_bytes(pdf)
     return [Output("rulebook.pdf", "Rulebook (PDF)", f"{pages} pages")], f"{pages} pages"
 
 
-def _rulebook_document(ctx: Context) -> tuple[bytes, int]:
-    """The rulebook's PDF, reused when what it is made from (its typed context: every text, table and
-    picture it shows, and the files they name) is unchanged, so a card it does not show changes nothing."""
-    from cardtool.render.rulebook import rulebook_context, rulebook_pdf
+def _rulebook_insert(ctx: Context) -> tuple[list[Output], str]:
+    """An expansion's rulebook insert (as `render rulebook --insert` writes it), beside its whole book."""
+    from cardtool.render.rulebook_insert import insert_context
 
+    pdf, pages = _rulebook_document(ctx, insert_context, kind="rulebook-insert")
+    (ctx.folder / "rulebook-insert.pdf").write_bytes(pdf)
+    return [Output("rulebook-insert.pdf", "Rulebook insert, to keep with the base game's rulebook (PDF)",
+                   f"{pages} pages")], f"{pages} pages"
+
+
+def _rulebook_insert_skip(ctx: Context) -> str | None:
+    from cardtool.games import get
+    from cardtool.render import update_pack
+
+    reason = update_pack.skip(ctx)
+    if reason is not None:
+        return reason.replace("base cards to replace", "a base rulebook to go with")
+    if getattr(get(ctx.deck.game), "rulebook_insert_parts", None) is None:
+        return "this game's plugin writes no rulebook insert"
+    if not update_pack.update_pack(ctx.deck).ids:
+        return "the expansion has no cards of its own and reprints none: nothing to insert"
+    return None
+
+
+def _rulebook_document(ctx: Context, context_of: Callable | None = None,
+                       kind: str = "rulebook") -> tuple[bytes, int]:
+    """The rulebook's PDF (or, with insert_context, the insert's), reused when what it is made from (its
+    typed context: every text, table and picture it shows, and the files they name) is unchanged, so a
+    card it does not show changes nothing."""
+    from cardtool.render.rulebook import book_pdf, rulebook_context
+
+    context_of = context_of or rulebook_context
     paper, cache = ctx.options.sheet.paper, ctx.cache
+    context = context_of(ctx.deck, paper)
     if cache is None:
-        return rulebook_pdf(ctx.deck, paper)
-    shown = repr(rulebook_context(ctx.deck, paper))
-    key = key_of("rulebook", code_fingerprint(), shown, named_files_digest(shown))
+        return book_pdf(ctx.deck, context)
+    shown = repr(context)
+    key = key_of(kind, code_fingerprint(), shown, named_files_digest(shown))
     entry = cache.get("document", key)
     pdf = cache.read(entry.blobs.get("pdf", "")) if entry is not None else None
     pages = entry.meta.get("pages") if entry is not None else None
     if pdf is not None and pdf.startswith(b"%PDF-") and isinstance(pages, int):
-        ctx.detail = "rulebook reused"
+        ctx.detail = f"{kind} reused"
         return pdf, pages
     if entry is not None:
         cache.damaged(key)
-    pdf, pages = rulebook_pdf(ctx.deck, paper)
+    pdf, pages = book_pdf(ctx.deck, context)
     cache.store("document", key, {"pages": pages}, {"pdf": cache.put(pdf)})
-    ctx.detail = "rulebook rendered"
+    ctx.detail = f"{kind} rendered"
     return pdf, pages
 
 
@@ -255,6 +281,7 @@ STEPS: tuple[Step, ...] = (
     Step("update-pack", "Update pack (base cards to replace)", _update_pack, skip=_update_pack_skip),
     Step("images", "Card images", _images),
     Step("rulebook", "Rulebook", _rulebook),
+    Step("rulebook-insert", "Rulebook insert", _rulebook_insert, skip=_rulebook_insert_skip),
     Step("palette", "Colours for every kind of colour vision", _palette, cached=False),
     Step("simulation", "Short simulation", _simulation,
          skip=lambda ctx: "left out (--sim-games 0)" if ctx.options.sim_games == 0 else None),
