@@ -11,10 +11,8 @@ games. tests/test_ecologies_accel.py compares both on random webs and over thous
 
 from __future__ import annotations
 
-import os
+from cardtool.kernels import PURE_ENV, load_kernel, pure_from_environment  # noqa: F401 (PURE_ENV: for callers)
 
-#: The environment variable that forces the pure-Python engines (every game's kernels obey it).
-PURE_ENV = "CARDTOOL_PURE"
 #: The kernel this code was written for: an installed kernel of another version is not used.
 KERNEL_VERSION = 1
 #: The largest web (organisms) and role weight the kernel takes (accel/cardtool_accel/_ecologies.c).
@@ -22,16 +20,8 @@ MAX_CARDS = 62
 WEIGHT_LIMIT = 1 << 40
 
 
-def _load():
-    try:
-        from cardtool_accel import _ecologies
-    except ImportError:
-        return None
-    return _ecologies if getattr(_ecologies, "KERNEL_VERSION", None) == KERNEL_VERSION else None
-
-
-KERNEL = _load()
-_pure = os.environ.get(PURE_ENV, "") not in ("", "0")
+KERNEL = load_kernel("_ecologies", KERNEL_VERSION)
+_pure = pure_from_environment()
 
 
 def installed() -> bool:

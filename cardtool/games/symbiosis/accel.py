@@ -11,27 +11,17 @@ plays the same games. tests/test_symbiosis_accel.py plays thousands of seeded ga
 
 from __future__ import annotations
 
-import os
 import random
 
 from cardtool.games.symbiosis.layout import POND
+from cardtool.kernels import PURE_ENV, load_kernel, pure_from_environment  # noqa: F401 (PURE_ENV: for callers)
 
-#: The environment variable that forces the pure-Python engines (every game's kernels obey it).
-PURE_ENV = "CARDTOOL_PURE"
 #: The kernel this code was written for: an installed kernel of another version is not used.
 KERNEL_VERSION = 3
 _LIMIT = 1 << 62  # the largest figure the kernel may meet, by the bound in `fits`
 
 
-def _load():
-    try:
-        from cardtool_accel import _symbiosis
-    except ImportError:
-        return None
-    return _symbiosis if getattr(_symbiosis, "KERNEL_VERSION", None) == KERNEL_VERSION else None
-
-
-_KERNEL = _load()
+_KERNEL = load_kernel("_symbiosis", KERNEL_VERSION)
 
 
 def installed() -> bool:
@@ -39,7 +29,7 @@ def installed() -> bool:
     return _KERNEL is not None
 
 
-_pure = os.environ.get(PURE_ENV, "") not in ("", "0")  # read once: asked at every deal
+_pure = pure_from_environment()  # read once: asked at every deal
 
 
 def wanted() -> bool:
