@@ -129,3 +129,47 @@ def test_validate_loads_coloraide_only_for_colours_not_compared_before(tmp_path)
     runs = [subprocess.run([sys.executable, "-c", script, str(folder)], capture_output=True, text=True, env=env,
                            cwd=ROOT, timeout=120) for _ in range(2)]
     assert [run.stdout.split() for run in runs] == [["0", "True", "1"], ["0", "False", "1"]], runs[0].stderr
+
+
+_NUMBERS = """
+import json, sys
+if sys.argv[1] == "ordinary":
+    import coloraide  # ColorAide's own import: every table built at once
+from cardtool.deck.loader import load_deck
+from cardtool.render import colour_vision, colour_science
+Color = colour_science.color_class()
+out = {}
+for deck in sys.argv[2:]:
+    palette = colour_vision.game_palette(load_deck(__import__("pathlib").Path(deck)))
+    colours = sorted({entry.colour.lower() for entry in palette} | {"#000000", "#ffffff", "#7f7f7f"})
+    pairs = {(a, b) for a in colours for b in colours if a < b}
+    out[deck] = [[*pair, *values] for pair, values in sorted(colour_vision._computed(pairs).items())]
+    out[deck + " seen"] = [swatch.seen for swatch in colour_vision.swatches(palette)]
+robertson = Color.CCT_MAP["robertson-1968"]
+out["built before"] = "table" in vars(robertson)
+out["temperatures"] = [Color("white").cct(), Color("#ff8800").cct(method="ohno-2013"),
+                       Color.blackbody("srgb", 5000).to_string()]
+out["built after"] = "table" in vars(robertson)
+print(json.dumps(out))
+"""
+
+
+def test_coloraide_without_its_temperature_tables_gives_the_same_numbers():
+    """colour_science imports ColorAide without building the colour-temperature tables the palette check
+    never reads: every difference and simulated colour is the one ColorAide's ordinary import gives, and a
+    colour temperature asked later still is (its table built then)."""
+    import json
+
+    decks = [str(DECKS / deck) for deck in ("ecologies-bizarre-biomes", "symbiosis")]
+    env = {**os.environ, "CARDTOOL_CACHE_DIR": ""}
+    results = {}
+    for how in ("ordinary", "deferred"):
+        run = subprocess.run([sys.executable, "-c", _NUMBERS, how, *decks], capture_output=True, text=True,
+                             env=env, cwd=ROOT, timeout=120)
+        assert run.returncode == 0, run.stderr
+        results[how] = json.loads(run.stdout)
+    ordinary, deferred = results["ordinary"], results["deferred"]
+    assert ordinary.pop("built before") and ordinary.pop("built after")
+    assert (deferred.pop("built before"), deferred.pop("built after")) == (False, True)
+    assert deferred == ordinary
+    assert len(deferred[decks[0]]) >= 28  # the palette's colours and three greys, every pair

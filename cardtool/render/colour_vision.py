@@ -8,7 +8,8 @@ model of Machado, Oliveira & Fernandes (2009, severity 1), tritanopia by that of
 CIEDE2000 colour difference (ΔE00; Sharma, Wu & Dalal 2005). Pairs closer than TOO_CLOSE are warned about
 at the field that declares the colour (docs/printing.md explains the threshold). The colour science is
 ColorAide's (a pure-Python library), imported only by the commands that check or show a palette, and by
-validate only for pairs of colours it has not compared before (render/colour_cache.py keeps the numbers).
+validate only for pairs of colours it has not compared before (render/colour_cache.py keeps the numbers),
+without the colour-temperature tables it would build for nothing (render/colour_science.py).
 """
 
 from __future__ import annotations
@@ -46,9 +47,9 @@ class ClosePair:
 
 
 def _simulated(colour: str, method) -> object:
-    from coloraide import Color
+    from cardtool.render.colour_science import color_class
 
-    base = Color(colour)
+    base = color_class()(colour)
     if method[0] is None:
         return base
     return base.filter(method[0], method=method[1]).convert("srgb").clip()
@@ -101,10 +102,8 @@ def colour_differences(pairs: set[tuple[str, str]]) -> dict[tuple[str, str], tup
 
 
 def _computed(pairs: set[tuple[str, str]]) -> dict[tuple[str, str], tuple[float, ...]]:
-    from coloraide import Color
-
     seen = {colour: [_simulated(colour, (f, m)) for _, f, m in VISIONS] for pair in pairs for colour in pair}
-    return {(a, b): tuple(Color(seen[a][v]).delta_e(seen[b][v], method="2000") for v in range(len(VISIONS)))
+    return {(a, b): tuple(seen[a][v].delta_e(seen[b][v], method="2000") for v in range(len(VISIONS)))
             for a, b in sorted(pairs)}
 
 
