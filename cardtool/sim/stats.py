@@ -4,7 +4,10 @@ Every interval is a 95% interval unless asked otherwise. Rates use Wilson's scor
 near 0% and 100% and for small counts, unlike "rate +- 2 standard errors"); differences of two rates
 use Newcombe's interval built from two Wilson intervals (independent samples, or paired ones for
 two decks played under common random numbers). docs/simulation.md explains them in plain words.
-numpy and scipy are imported inside the functions that need them, so importing this module is cheap.
+numpy and scipy.special are imported inside the functions that need them, so importing this module is
+cheap; scipy.stats is never imported (it costs a `simulate` about a second of CPU): the exact tests are
+cardtool.sim.exact's, and the t and normal quantiles and tail areas the very scipy.special functions
+scipy.stats calls (ndtri, stdtrit, stdtr), so the numbers are scipy's (tests compare them).
 """
 
 from __future__ import annotations
@@ -19,9 +22,9 @@ ALPHA = 0.05
 
 @lru_cache(maxsize=None)
 def _z(confidence: float) -> float:
-    from scipy.stats import norm
+    from scipy.special import ndtri  # what scipy.stats.norm.ppf computes
 
-    return float(norm.ppf(0.5 + confidence / 2))
+    return float(ndtri(0.5 + confidence / 2))
 
 
 def wilson(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -79,19 +82,19 @@ def newcombe(k1: int, n1: int, k2: int, n2: int, confidence: float = 0.95) -> tu
 
 def rate_difference(k1: int, n1: int, k2: int, n2: int) -> Difference:
     """p1 - p2 for independent samples: Newcombe interval, Fisher's exact test."""
-    from scipy import stats as sp
+    from cardtool.sim.exact import fisher_p
 
     low, high = newcombe(k1, n1, k2, n2)
     if not n1 or not n2:
         return Difference(math.nan, low, high, 1.0)
-    p = float(sp.fisher_exact([[k1, n1 - k1], [k2, n2 - k2]]).pvalue)
+    p = fisher_p(((k1, n1 - k1), (k2, n2 - k2)))
     return Difference(k1 / n1 - k2 / n2, low, high, min(1.0, p))
 
 
 def paired_rate_difference(first: Sequence[bool], second: Sequence[bool], confidence: float = 0.95) -> Difference:
     """p1 - p2 for paired outcomes (game i of deck A against game i of deck B): Newcombe's paired
     interval, and McNemar's exact test on the pairs that disagree."""
-    from scipy import stats as sp
+    from cardtool.sim.exact import binomial_p
 
     n = len(first)
     if n == 0:
@@ -107,23 +110,22 @@ def paired_rate_difference(first: Sequence[bool], second: Sequence[bool], confid
     phi = (a * d - b * c) / math.sqrt(denominator) if denominator else 0.0
     below = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
     above = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
-    p = float(sp.binomtest(b, b + c, 0.5).pvalue) if b + c else 1.0
+    p = binomial_p(b, b + c, 0.5) if b + c else 1.0
     return Difference(p1 - p2, max(-1.0, p1 - p2 - below), min(1.0, p1 - p2 + above), p)
 
 
 def rate_against(k: int, n: int, expected: float) -> float:
     """Two-sided p-value of k in n against a known rate (exact binomial test)."""
-    from scipy import stats as sp
+    from cardtool.sim.exact import binomial_p
 
     if n == 0:
         return 1.0
-    return float(sp.binomtest(k, n, min(1.0, max(0.0, expected))).pvalue)
+    return binomial_p(k, n, min(1.0, max(0.0, expected)))
 
 
 def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
     """Mean with its t interval."""
     import numpy as np
-    from scipy import stats as sp
 
     data = np.asarray(values, dtype=float)
     if data.size == 0:
@@ -131,14 +133,13 @@ def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[fl
     mean = float(data.mean())
     if data.size < 2 or float(data.std()) == 0.0:
         return mean, mean, mean
-    half = float(sp.t.ppf(0.5 + confidence / 2, data.size - 1) * data.std(ddof=1) / math.sqrt(data.size))
+    half = float(_t_quantile(0.5 + confidence / 2, data.size - 1) * data.std(ddof=1) / math.sqrt(data.size))
     return mean, mean - half, mean + half
 
 
 def paired_mean_difference(first: Sequence[float], second: Sequence[float]) -> Difference:
     """Mean of first - second over pairs: t interval and paired t-test."""
     import numpy as np
-    from scipy import stats as sp
 
     diffs = np.asarray(first, dtype=float) - np.asarray(second, dtype=float)
     mean, low, high = mean_interval(diffs)
@@ -146,13 +147,13 @@ def paired_mean_difference(first: Sequence[float], second: Sequence[float]) -> D
         return Difference(mean if diffs.size else math.nan, low, high, 1.0)
     if float(diffs.std()) == 0.0:  # the same non-zero difference in every pair
         return Difference(mean, mean, mean, 0.0)
-    return Difference(mean, low, high, float(sp.ttest_rel(first, second).pvalue))
+    t = float(diffs.mean()) / math.sqrt(float(diffs.var(ddof=1)) / diffs.size)  # scipy.stats.ttest_rel's
+    return Difference(mean, low, high, _t_two_sided(t, diffs.size - 1))
 
 
 def mean_difference(first: Sequence[float], second: Sequence[float], confidence: float = 0.95) -> Difference:
     """Mean of first minus mean of second for independent samples: Welch's interval and test."""
     import numpy as np
-    from scipy import stats as sp
 
     x, y = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
     if x.size < 2 or y.size < 2:
@@ -162,9 +163,22 @@ def mean_difference(first: Sequence[float], second: Sequence[float], confidence:
     if vx + vy == 0:
         return Difference(diff, diff, diff, 1.0 if diff == 0 else 0.0)
     df = (vx + vy) ** 2 / ((vx ** 2 / (x.size - 1) if vx else 0) + (vy ** 2 / (y.size - 1) if vy else 0))
-    half = float(sp.t.ppf(0.5 + confidence / 2, df) * math.sqrt(vx + vy))
-    p = float(sp.ttest_ind(x, y, equal_var=False).pvalue)
+    half = float(_t_quantile(0.5 + confidence / 2, df) * math.sqrt(vx + vy))
+    p = _t_two_sided(diff / math.sqrt(vx + vy), df)  # Welch's test, as scipy.stats.ttest_ind(equal_var=False)
     return Difference(diff, diff - half, diff + half, p)
+
+
+def _t_quantile(q: float, df: float) -> float:
+    from scipy.special import stdtrit  # what scipy.stats.t.ppf computes
+
+    return float(stdtrit(df, q))
+
+
+def _t_two_sided(t: float, df: float) -> float:
+    """Two-sided p-value of Student's t statistic t with df degrees of freedom."""
+    from scipy.special import stdtr  # scipy.stats.t.sf(x, df) is stdtr(df, -x)
+
+    return float(2 * stdtr(df, -abs(t)))
 
 
 def holm(differences: Sequence[Difference], alpha: float = ALPHA) -> list[Difference]:
