@@ -58,13 +58,26 @@ def test_help_lists_every_command_without_importing_them():
 
 @pytest.mark.parametrize("command", ["validate", "info"])
 def test_validate_and_info_load_no_simulation_or_printing_library(command, monkeypatch, tmp_path):
-    """Nor ColorAide, once the palette's colours have been compared (render/colour_cache.py)."""
-    allowed = {"markdown_it"}  # rulebook sections
+    """Nor ColorAide, once the palette's colours have been compared (render/colour_cache.py), nor the Markdown
+    parser for rulebook sections that name no picture, link or fenced block (the base deck's)."""
     monkeypatch.setenv("CARDTOOL_CACHE_DIR", str(tmp_path))
     first = _loaded_after(_cli(command, str(DECKS / "ecologies-bizarre-biomes")))
-    assert first - allowed <= {"coloraide"}  # the first validate of a palette compares its colours
+    assert first <= {"coloraide"}  # the first validate of a palette compares its colours
     loaded = _loaded_after(_cli(command, str(DECKS / "ecologies-bizarre-biomes")))
-    assert loaded - allowed == set()
+    assert loaded == set()
+
+
+@pytest.mark.parametrize("text, names", [("Plain prose, *emphasis* and a list:\n\n- one\n- two\n", False),
+                                         ("See [the rules](rules.md).", True), ("![a picture](a.png)", True),
+                                         ("<https://example.org>", True), ("```cardtool:x\n```", True),
+                                         ("~~~\ncode\n~~~", True), ("[ref]: https://example.org", True)])
+def test_only_prose_that_can_name_a_picture_link_or_fence_is_parsed(text, names):
+    from cardtool.deck.prose import markdown, names_anything
+
+    assert names_anything(text) is names
+    found = [t for token in markdown().parse(text) for t in [token, *(token.children or ())]
+             if t.type in ("image", "link_open", "fence")]
+    assert bool(found) <= names  # what the parser finds, the shortcut never skips
 
 
 @pytest.mark.parametrize("command", ["validate", "info"])

@@ -22,6 +22,16 @@ def markdown():
                                                                                   "smartquotes"])
 
 
+#: Characters that every Markdown picture, link and fenced block begins with (raw HTML and linkify are
+#: off): prose without any of them names nothing to check, and validate need not load the parser.
+MARKUP = frozenset("[<`~")
+
+
+def names_anything(text: str) -> bool:
+    """Whether Markdown could find a picture, a link or a fenced block in text."""
+    return not MARKUP.isdisjoint(text)
+
+
 def check_references(tokens, path: Path, roots: Roots, report: Report) -> None:
     """Report every picture or link in a parsed section that leaves the roots or reaches the network.
 
@@ -67,6 +77,8 @@ def check_directives(deck, plugin, report: Report) -> None:
             text = path.read_text(encoding="utf-8")
         except (UnicodeDecodeError, OSError):
             continue  # check_sections reports it
+        if not names_anything(text):
+            continue
         md = md or markdown()
         for token in md.parse(text):
             if token.type != "fence" or not token.info.startswith("cardtool:"):
@@ -97,6 +109,8 @@ def check_sections(paths, roots: Roots, report: Report) -> None:
             continue
         except OSError as exc:
             report.error("missing-file", f"cannot read this rulebook section: {exc.strerror}", location=Location(path))
+            continue
+        if not names_anything(text):
             continue
         md = md or markdown()
         check_references(md.parse(text), path, roots, report)
