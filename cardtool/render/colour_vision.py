@@ -46,20 +46,19 @@ class ClosePair:
     difference: float  # ΔE00
 
 
-def _simulated(colour: str, method) -> object:
+def _simulated(colour: str) -> list:
+    """The colour as each of VISIONS sees it (ColorAide colours; the colour is parsed once)."""
     from cardtool.render.colour_science import color_class
 
     base = color_class()(colour)
-    if method[0] is None:
-        return base
-    return base.filter(method[0], method=method[1]).convert("srgb").clip()
+    return [base if f is None else base.filter(f, method=m).convert("srgb").clip() for _, f, m in VISIONS]
 
 
 def swatches(palette) -> tuple[Swatch, ...]:
     """Each colour of the palette as each of VISIONS sees it."""
     out = []
     for entry in palette:
-        seen = tuple(_simulated(entry.colour, (f, m)).to_string(hex=True) for _, f, m in VISIONS)
+        seen = tuple(colour.to_string(hex=True) for colour in _simulated(entry.colour))
         out.append(Swatch(entry.group, entry.name, entry.colour, seen))
     return tuple(out)
 
@@ -102,7 +101,7 @@ def colour_differences(pairs: set[tuple[str, str]]) -> dict[tuple[str, str], tup
 
 
 def _computed(pairs: set[tuple[str, str]]) -> dict[tuple[str, str], tuple[float, ...]]:
-    seen = {colour: [_simulated(colour, (f, m)) for _, f, m in VISIONS] for pair in pairs for colour in pair}
+    seen = {colour: _simulated(colour) for colour in {colour for pair in pairs for colour in pair}}
     return {(a, b): tuple(seen[a][v].delta_e(seen[b][v], method="2000") for v in range(len(VISIONS)))
             for a, b in sorted(pairs)}
 
