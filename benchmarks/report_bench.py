@@ -7,8 +7,9 @@ games), then times, side by side in one process, each phase of making the output
 pass over the records), the charts and HTML, summary.json and cards.csv, and the PDF (WeasyPrint).
 Wall and CPU seconds are both printed, with the machine's load: on a shared machine CPU seconds are
 the steadier figure, and a load above the number of cores means the wall figures are high. The first
-round includes importing the libraries each phase needs (scipy for the tests, WeasyPrint for the PDF),
-as a `cardtool simulate` run pays them; it is printed on its own line, beside the target too.
+round includes importing the libraries each phase needs (numpy and scipy.special for the statistics,
+WeasyPrint for the PDF), as a `cardtool simulate` run pays them; it is printed on its own line, beside
+the target too.
 
     .venv/bin/python benchmarks/report_bench.py                  # 200 games of each deck, 3 rounds
     .venv/bin/python benchmarks/report_bench.py --deck decks/symbiosis --games 200
