@@ -70,6 +70,9 @@ class _DeferringLoader:
     def create_module(self, spec):
         return self.loader.create_module(spec)
 
+    def __getattr__(self, name):  # get_source, is_package, ...: the real loader's, for inspect and the like
+        return getattr(self.loader, name)
+
     def exec_module(self, module) -> None:
         self.loader.exec_module(module)
         cls = getattr(module, self.class_name, None)
