@@ -141,8 +141,8 @@ class DeckPrint:
         if html in self._keys:
             return self._keys[html]
         frame = self.frame
-        self._keys[html] = key_of("face", code_fingerprint(), str(epoch()), self.deck.manifest.name, repr(frame), self.base_url,
-                      str(self.css), html, named_files_digest(html, str(self.css)))
+        self._keys[html] = key_of("face", code_fingerprint(), str(epoch()), self.deck.manifest.name, repr(frame),
+                                  self.base_url, str(self.css), html, named_files_digest(html, str(self.css)))
         return self._keys[html]
 
     def lay_out(self, faces) -> LaidOut:
@@ -154,9 +154,9 @@ class DeckPrint:
         htmls = [self._html(f) for f in faces]
         cache = current_cache()
         keys = [self.face_key(h) for h in htmls] if cache is not None else []
-        found = {i: hit for i, key in enumerate(keys)
-                 if (hit := self._hits.pop(key) if key in self._hits else cached_face(cache, key, faces[i].key, self.frame))
-                 is not None}
+        hits = [self._hits.pop(key) if key in self._hits else cached_face(cache, key, faces[i].key, self.frame)
+                for i, key in enumerate(keys)]
+        found = {i: hit for i, hit in enumerate(hits) if hit is not None}
         todo = [i for i in range(len(faces)) if i not in found]
         if todo:
             import_weasyprint()  # before the workers fork, and only when a face is to be laid out
@@ -182,11 +182,12 @@ class DeckPrint:
     def fitted_faces(self, backs: bool = True) -> list[Face]:
         """Each different face laid out and its text fitted; its own one-page PDF in face_pdfs.
 
-        A long run of faces the build's cache does not hold is cut in LAYOUT_PARTS, and each part is
-        fitted whole where it is laid out (render/fitting.py: its first layout and the rounds that shrink
-        what overflows), both parts at once on two cores, so no shrinking round waits for the other
-        part; the faces the cache holds are fitted here first. A face's PDF depends on nothing but the
-        face, so where it was laid out changes no byte."""
+        A long run of faces the build's cache does not hold is dealt in turn into LAYOUT_PARTS (each part
+        a like mix of card kinds and long texts), and each part is fitted whole where it is laid out
+        (render/fitting.py: its first layout and the rounds that shrink what overflows), both parts at
+        once on two cores, so no shrinking round waits for the other part; the faces the cache holds are
+        fitted here first. A face's PDF depends on nothing but the face, so where it was laid out changes
+        no byte."""
         epoch()  # a malformed SOURCE_DATE_EPOCH fails here, before any layout, not in a worker
         faces = [with_sizes(f, self.frame) for f in self.faces(backs)]
         cache = current_cache()
@@ -200,14 +201,14 @@ class DeckPrint:
         import_weasyprint()  # before the workers fork
         fitted, laid = fit([faces[i] for i in kept], self.frame, self.lay_out) if kept else ([], LaidOut([], [], []))
         self.batches = [(len(kept), len(fresh))]
-        cuts = slices(len(fresh), LAYOUT_PARTS)
-        parts = join(run_sliced(lambda first, last: [self._fit_fresh([faces[fresh[j]] for j in range(start, end)])
-                                                     for start, end in cuts[first:last]], len(cuts)))
+        dealt = [fresh[part::LAYOUT_PARTS] for part in range(LAYOUT_PARTS)]  # dealt in turn: each part a like mix
+        parts = join(run_sliced(lambda first, last: [self._fit_fresh([faces[i] for i in group])
+                                                     for group in dealt[first:last]], len(dealt)))
         sizes = {i: f.sizes for i, f in zip(kept, fitted)}
         made = {i: laid.pdfs[pdf] for i, (pdf, _) in zip(kept, laid.pages)}
-        for (start, end), (part_sizes, part_pdfs, entries) in zip(cuts, parts):
-            sizes.update(zip(fresh[start:end], part_sizes))
-            made.update(zip(fresh[start:end], part_pdfs))
+        for group, (part_sizes, part_pdfs, entries) in zip(dealt, parts):
+            sizes.update(zip(group, part_sizes))
+            made.update(zip(group, part_pdfs))
             if cache is not None:
                 for key, pdf, found in entries:
                     keep_face(cache, key, pdf, found)
