@@ -4,6 +4,9 @@ Run with `.venv/bin/python benchmarks/render_bench.py [DECK]`; prints the PDF's 
 laid out; one run, it is long) and warm (every face taken from a build cache; the best of three), wall
 and CPU seconds, and the images' time. Target (issue 8, issue 15 item 3): under 3 s for the PDF on the
 project's machine class (2 cores). The CPU figure counts this process only, not its forked workers.
+
+`--phases` instead lays every face out cold in this one process (CARDTOOL_WORKERS=1) and prints the CPU
+seconds of each of WeasyPrint's steps, the profile that says where a cold render's time goes.
 """
 
 from __future__ import annotations
@@ -25,10 +28,66 @@ from cardtool.render.parallel import workers  # noqa: E402
 from cardtool.render.sheets import CARD_SIZES, SheetSpec, parse_length  # noqa: E402
 
 RUNS = 3
+PHASES = (  # (module, attribute, label): WeasyPrint's steps, timed where cardtool and WeasyPrint call them
+    ("cardtool.render.cards", "render_html", "HTML to laid-out pages (all of the next four)"),
+    ("weasyprint.HTML", "__init__", "  parsing the HTML"),
+    ("weasyprint.document", "get_all_computed_styles", "  the cascade (computed styles)"),
+    ("weasyprint.document", "build_formatting_structure", "  building boxes"),
+    ("cardtool.render.fitting", "check_floors", "  checking text floors"),
+    ("cardtool.render.cards", "write_pages", "each page written as its own PDF (all of the next three)"),
+    ("weasyprint.document.Page", "paint", "  painting (text, pictures, borders)"),
+    ("weasyprint.images.SVGImage", "draw", "    of which SVG pictures"),
+    ("weasyprint.pdf.fonts.Font", "clean", "  subsetting fonts"),
+    ("cardtool.render.cards", "impose", "imposing the sheets (fonts merged)"),
+)
+
+
+def phases(deck) -> None:
+    """CPU seconds of each step of a cold render in this process (layout itself is the first line less
+    the four under it)."""
+    import importlib
+
+    from cardtool.render.libraries import import_weasyprint
+
+    os.environ["CARDTOOL_WORKERS"] = "1"
+    import_weasyprint()
+    spent: dict[str, float] = {}
+    for where, name, label in PHASES:
+        path = where.split(".")
+        for cut in range(len(path), 0, -1):  # the longest importable prefix, then attributes
+            try:
+                target = importlib.import_module(".".join(path[:cut]))
+                break
+            except ImportError:
+                continue
+        for part in path[cut:]:
+            target = getattr(target, part)
+        original = getattr(target, name)
+
+        def timed(*args, _original=original, _label=label, **kwargs):
+            started = time.process_time()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                spent[_label] = spent.get(_label, 0.0) + time.process_time() - started
+        setattr(target, name, timed)
+    spec = SheetSpec()
+    cpu = time.process_time()
+    DeckPrint(deck, spec.card, spec.bleed).sheets(spec)
+    total = time.process_time() - cpu
+    print(f"cold cards PDF in one process: {total:.2f} s cpu (load {os.getloadavg()[0]:.1f}); of which:")
+    for _, _, label in PHASES:
+        print(f"  {spent.get(label, 0.0):6.2f} s  {label}")
+    steps = [label for _, _, label in PHASES[1:5]]
+    layout = spent.get(PHASES[0][2], 0.0) - sum(spent.get(label, 0.0) for label in steps)
+    print(f"  {layout:6.2f} s  of the first line, layout itself (boxes placed, lines broken)")
 
 
 def main() -> None:
-    deck = load_deck(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "decks" / "ecologies-bizarre-biomes")
+    args = [a for a in sys.argv[1:] if a != "--phases"]
+    deck = load_deck(Path(args[0]) if args else ROOT / "decks" / "ecologies-bizarre-biomes")
+    if "--phases" in sys.argv:
+        return phases(deck)
     spec = SheetSpec()
     print(f"deck {deck.manifest.id}: {deck.size} cards ({len(deck.cards)} different), {workers()} worker(s); "
           f"in this process, without cardtool's start-up and the deck's loading (see build_bench.py for the "

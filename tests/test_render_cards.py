@@ -285,3 +285,21 @@ def test_a_face_whose_font_is_not_truetype_keeps_its_own_font_on_the_sheet(symbi
         merged = [font.DescendantFonts[0].FontDescriptor.FontFile2.objgen for name in ("/Card1", "/Card2")
                   for font in forms[name].Resources.Font.values() if str(font.BaseFont).endswith("+DejaVu-Sans")]
         assert len(merged) == 2 and merged[0] == merged[1]  # the other two share one program
+
+
+def test_font_subsetting_arrays_are_made_without_a_c_type_per_length():
+    """WeasyPrint's font subsetting gets hb_codepoint_t[N] arrays as hb_codepoint_t[] of the same items
+    (render/libraries.py), so cffi parses one array type, not one per length."""
+    from cardtool.render.libraries import _OpenArrays, import_weasyprint
+
+    import_weasyprint()
+    import weasyprint.pdf.fonts as fonts
+
+    assert isinstance(fonts.ffi, _OpenArrays)
+    ffi = fonts.ffi._ffi
+    for items in ([7], [1, 5, 9], list(range(300))):
+        made = fonts.ffi.new(f"hb_codepoint_t[{len(items)}]", items)
+        assert ffi.typeof(made) is ffi.typeof("hb_codepoint_t[]")
+        assert len(made) == len(items) and list(made) == items
+    assert ffi.typeof(fonts.ffi.new("char[4]")) is ffi.typeof("char[4]")  # no items: cffi's own
+    assert fonts.ffi.NULL == ffi.NULL

@@ -4,7 +4,7 @@ then imposed onto print-and-play sheets with crop marks and backs (render/impose
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from markupsafe import Markup
@@ -15,7 +15,7 @@ from cardtool.render.context import Face, Frame, deck_roots
 from cardtool.render.environment import environment, render
 from cardtool.render.cache import code_fingerprint, key_of, named_files_digest
 from cardtool.render.cache import current as current_cache
-from cardtool.render.fitting import LaidOut, Overflow, base_sizes, fit, overflows, render_html, write_pages
+from cardtool.render.fitting import LaidOut, Overflow, base_sizes, fit, overflows, render_html, with_sizes, write_pages
 from cardtool.render.impose import Note, SheetPage, Stamp, impose, merge
 from cardtool.render.libraries import import_weasyprint
 from cardtool.render.parallel import MAX_WORKERS, join, run_sliced, slices
@@ -102,6 +102,9 @@ class DeckPrint:
         self.fitted: list[Fitted] = []
         self.batches: list[tuple[int, int]] = []  # per lay_out call: faces taken from the build's cache, laid out
         self.face_pdfs: list[bytes] = []  # by singles(): each face's own one-page PDF, in faces order
+        self._hits: dict[str, tuple[bytes, list[Overflow]] | None] = {}  # cache lookups made before lay_out
+        self._htmls: dict[tuple, Markup] = {}
+        self._keys: dict[str, str] = {}
 
     def faces(self, backs: bool = True) -> list[Face]:
         """Every different face: the fronts in deck order, then each different back."""
@@ -125,12 +128,22 @@ class DeckPrint:
         return render_html(self.single_html(list(faces), htmls), self.base_url, self.roots,
                            f"deck {self.deck.manifest.id}")
 
+    def _html(self, face: Face) -> Markup:
+        """card_html of a face, made once however often lay_out and the cache ask for it."""
+        memo = (face.key, tuple(sorted(face.sizes.items())))
+        if memo not in self._htmls:
+            self._htmls[memo] = card_html(face, self.frame)
+        return self._htmls[memo]
+
     def face_key(self, html: str) -> str:
         """What a face's page is made from, as one digest: its HTML, the stylesheet, the page's size and
         title, and the content of every file they name (art, icons)."""
+        if html in self._keys:
+            return self._keys[html]
         frame = self.frame
-        return key_of("face", code_fingerprint(), str(epoch()), self.deck.manifest.name, repr(frame), self.base_url,
-                      str(self.css), html, named_files_digest(html, str(self.css)))
+        self._keys[html] = key_of("face", code_fingerprint(), str(epoch()), self.deck.manifest.name, repr(frame),
+                                  self.base_url, str(self.css), html, named_files_digest(html, str(self.css)))
+        return self._keys[html]
 
     def lay_out(self, faces) -> LaidOut:
         """Faces one a page, each page its own PDF (render/cache.py keeps them by content). Faces the
@@ -138,10 +151,12 @@ class DeckPrint:
         laid out in ONE WeasyPrint document each; on two cores both at once, which takes about half the
         time. A face's PDF holds its own font subsets, so its bytes depend on nothing but the face."""
         faces = list(faces)
-        htmls = [card_html(f, self.frame) for f in faces]
+        htmls = [self._html(f) for f in faces]
         cache = current_cache()
         keys = [self.face_key(h) for h in htmls] if cache is not None else []
-        found = {i: hit for i, key in enumerate(keys) if (hit := cached_face(cache, key, faces[i].key, self.frame)) is not None}
+        hits = [self._hits.pop(key) if key in self._hits else cached_face(cache, key, faces[i].key, self.frame)
+                for i, key in enumerate(keys)]
+        found = {i: hit for i, hit in enumerate(hits) if hit is not None}
         todo = [i for i in range(len(faces)) if i not in found]
         if todo:
             import_weasyprint()  # before the workers fork, and only when a face is to be laid out
@@ -165,12 +180,68 @@ class DeckPrint:
         return [(pdf, [o for o in found if o.key == face.key]) for face, pdf in zip(faces, write_pages(document))]
 
     def fitted_faces(self, backs: bool = True) -> list[Face]:
-        """Each different face laid out and its text fitted; its own one-page PDF in face_pdfs."""
+        """Each different face laid out and its text fitted; its own one-page PDF in face_pdfs.
+
+        A long run of faces the build's cache does not hold is dealt in turn into LAYOUT_PARTS (each part
+        a like mix of card kinds and long texts), and each part is fitted whole where it is laid out
+        (render/fitting.py: its first layout and the rounds that shrink what overflows), both parts at
+        once on two cores, so no shrinking round waits for the other part; the faces the cache holds are
+        fitted here first. A face's PDF depends on nothing but the face, so where it was laid out changes
+        no byte."""
         epoch()  # a malformed SOURCE_DATE_EPOCH fails here, before any layout, not in a worker
-        faces, laid = fit(self.faces(backs), self.frame, self.lay_out)
+        faces = [with_sizes(f, self.frame) for f in self.faces(backs)]
+        cache = current_cache()
+        kept = [i for i, f in enumerate(faces) if cache is not None and self._cached(cache, f) is not None]
+        fresh = sorted(set(range(len(faces))) - set(kept))
+        if len(fresh) < PARALLEL_FROM:
+            faces, laid = fit(faces, self.frame, self.lay_out)
+            self.face_pdfs = [laid.pdfs[pdf] for pdf, _ in laid.pages]
+            self._record(faces)
+            return faces
+        import_weasyprint()  # before the workers fork
+        fitted, laid = fit([faces[i] for i in kept], self.frame, self.lay_out) if kept else ([], LaidOut([], [], []))
+        self.batches = [(len(kept), len(fresh))]
+        dealt = [fresh[part::LAYOUT_PARTS] for part in range(LAYOUT_PARTS)]  # dealt in turn: each part a like mix
+        parts = join(run_sliced(lambda first, last: [self._fit_fresh([faces[i] for i in group])
+                                                     for group in dealt[first:last]], len(dealt)))
+        sizes = {i: f.sizes for i, f in zip(kept, fitted)}
+        made = {i: laid.pdfs[pdf] for i, (pdf, _) in zip(kept, laid.pages)}
+        for group, (part_sizes, part_pdfs, entries) in zip(dealt, parts):
+            sizes.update(zip(group, part_sizes))
+            made.update(zip(group, part_pdfs))
+            if cache is not None:
+                for key, pdf, found in entries:
+                    keep_face(cache, key, pdf, found)
+        faces = [replace(f, sizes=sizes[i]) for i, f in enumerate(faces)]
+        self.face_pdfs = [made[i] for i in range(len(faces))]
         self._record(faces)
-        self.face_pdfs = [laid.pdfs[pdf] for pdf, _ in laid.pages]
         return faces
+
+    def _cached(self, cache, face: Face) -> tuple[bytes, list[Overflow]] | None:
+        """The face's PDF and findings from the build's cache (remembered for lay_out), or None."""
+        key = self.face_key(self._html(face))
+        if key not in self._hits:
+            self._hits[key] = cached_face(cache, key, face.key, self.frame)
+        return self._hits[key]
+
+    def _fit_fresh(self, faces: list[Face]) -> tuple[list[dict], list[bytes], list[tuple[str, bytes, list]]]:
+        """Faces fitted in this process without the cache: their sizes, their PDFs, and the cache entries
+        of every face laid out (to be stored by the process that holds the cache)."""
+        entries: list[tuple[str, bytes, list[Overflow]]] = []
+        keyed = current_cache() is not None
+
+        def lay_out(some) -> LaidOut:
+            some = list(some)
+            htmls = [card_html(f, self.frame) for f in some]
+            pages = self._laid_pages(some, htmls)
+            if keyed:
+                entries.extend((self.face_key(h), pdf, found) for h, (pdf, found) in zip(htmls, pages))
+            self.batches.append((0, len(some)))
+            return LaidOut([pdf for pdf, _ in pages], [(i, 0) for i in range(len(pages))],
+                           [o for _, found in pages for o in found])
+
+        fitted, laid = fit(faces, self.frame, lay_out)
+        return [f.sizes for f in fitted], [laid.pdfs[pdf] for pdf, _ in laid.pages], entries
 
     def singles(self, backs: bool = True) -> tuple[list[Face], bytes]:
         """Each different face on its own page, trim size plus bleed, text fitted: (faces, PDF)."""

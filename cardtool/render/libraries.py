@@ -6,6 +6,11 @@ ldconfig, then gcc and ld, as subprocesses: about 50 processes and 0.4 s of CPU 
 is laid out (far more on a busy machine). While WeasyPrint is imported here, find_library reads one
 `ldconfig -p` listing instead; should that miss a library the full search would find, the import is
 simply done again the usual way.
+
+Once imported, WeasyPrint's font subsetting is given C arrays without a new C type each time: it asks
+cffi for `hb_codepoint_t[N]` arrays, and every new N is a type cffi parses with pycparser, a few ms
+each, about 60 per process that writes card faces (half the CPU of subsetting them). `_OpenArrays`
+makes the same arrays as `hb_codepoint_t[]` of the same items: one type, parsed once, same bytes.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ import re
 import subprocess
 import sys
 from functools import lru_cache
+
+_SIZED = re.compile(r"([A-Za-z_][A-Za-z0-9_ ]*)\[(\d+)\]")
 
 
 @lru_cache(maxsize=1)
@@ -39,6 +46,7 @@ def import_weasyprint() -> None:
     """Import WeasyPrint (once) with the quick library search on Linux."""
     if "weasyprint" in sys.modules or not sys.platform.startswith("linux") or not _listing():
         import weasyprint  # noqa: F401
+        _open_arrays()
         return
     import ctypes.util
 
@@ -54,3 +62,31 @@ def import_weasyprint() -> None:
         import weasyprint  # noqa: F401
     finally:
         ctypes.util.find_library = original
+        _open_arrays()
+
+
+class _OpenArrays:
+    """A cffi FFI that makes `T[N]` arrays given N items as `T[]` arrays of them (one C type for every
+    length, the same memory); everything else is the FFI's own."""
+
+    def __init__(self, ffi):
+        self._ffi = ffi
+
+    def new(self, cdecl, init=None):
+        sized = _SIZED.fullmatch(cdecl) if isinstance(cdecl, str) else None
+        if sized is not None and init is not None and len(init) == int(sized.group(2)):
+            return self._ffi.new(f"{sized.group(1)}[]", init)
+        return self._ffi.new(cdecl, init)
+
+    def __getattr__(self, name):
+        return getattr(self._ffi, name)
+
+
+def _open_arrays() -> None:
+    """Give WeasyPrint's font subsetting (weasyprint.pdf.fonts) the FFI above, where it has one."""
+    try:
+        import weasyprint.pdf.fonts as fonts
+    except ImportError:  # another WeasyPrint layout: its own FFI, as it is
+        return
+    if fonts is not None and hasattr(getattr(fonts, "ffi", None), "new") and not isinstance(fonts.ffi, _OpenArrays):
+        fonts.ffi = _OpenArrays(fonts.ffi)
