@@ -10,9 +10,12 @@ import pytest
 
 from cardtool.deck.loader import load, load_deck
 from cardtool.engine.bots import make_bots
+from cardtool.engine.protocol import apply_checked
 from cardtool.engine.playout import play
 from cardtool.games import GAMES
+from cardtool.games.ecologies.actions import EndPhase, Play
 from cardtool.games.ecologies.engine import EcologiesGame
+from cardtool.games.ecologies.scenario import position
 from cardtool.games.ecologies.state import TARGET
 from tests.conftest import DATA, DECKS
 
@@ -68,3 +71,18 @@ def test_a_bad_rule_option_is_a_located_error(tmp_path, rules, code):
     issues = report.errors
     assert any(code in issue.code for issue in issues), [str(i) for i in issues]
     assert all(issue.location and issue.location.file.name == "deck.yaml" for issue in issues)
+
+
+def test_with_the_round_ending_12_vp_waits_for_the_last_seat_and_the_most_vp_wins():
+    state = position(EcologiesGame(load_deck(DECKS / "ecologies-bizarre-biomes"), 2), hands={0: ["gopher-snake"]},
+                     ecologies=[(0, "riparian", ["green-algae", "caddisfly-larva", "mayfly-nymph", "rainbow-trout",
+                                                 "river-otter"]),
+                                (0, "chaparral", ["toyon", "dusky-footed-woodrat", "stink-beetle"])])
+    snake = state.game.table.find("gopher-snake")[0]
+    chaparral = next(e.biome for e in state.ecos.values() if e.owner == 0 and e.code == "CHA")
+    apply_checked(state, Play(snake, chaparral))
+    assert state.vp(0) == 12 and not state.is_over()  # the second seat still has its turn in this round
+    while not state.is_over():
+        legal = state.legal_actions()
+        apply_checked(state, EndPhase() if EndPhase() in legal else legal[0])
+    assert state.end_reason == TARGET and state.turns_played == 2 and state.winners() == [0]
