@@ -105,7 +105,7 @@ def test_the_search_bot_takes_the_move_that_wins_outright(deck):
     from cardtool.games.ecologies.actions import Play
     from cardtool.games.ecologies.scenario import position
 
-    game = EcologiesGame(deck, 2, "multi", 1)
+    game = EcologiesGame(deck, 2, "multi", 1, ending="immediate")  # the rulebook's: 12 VP wins at once
     cave = ["sulfur-oxidizing-bacteria", "iron-oxidizing-bacteria", "cave-amphipod", "cave-isopod", "cave-springtail",
             "cave-cricket", "cave-spider", "cave-centipede", "cave-salamander"]
     state = position(game, seat=0, phase="play",
@@ -128,7 +128,7 @@ def test_the_fitted_evaluation_favours_the_seat_ahead(deck):
     from cardtool.games.ecologies.evaluation import win_chance
     from cardtool.games.ecologies.scenario import position
 
-    game = EcologiesGame(deck, 2, "multi", 1)
+    game = EcologiesGame(deck, 2, "multi", 1, ending="immediate")  # the rulebook's: 12 VP wins at once
     cave = ["sulfur-oxidizing-bacteria", "cave-amphipod", "cave-isopod", "cave-cricket", "cave-spider"]
     state = position(game, seat=1, phase="draw", hands={0: ["swamp"], 1: ["toyon"]},
                      ecologies=[(0, "cave", cave), (1, "chaparral", [])])
