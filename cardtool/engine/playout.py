@@ -41,7 +41,11 @@ def play(game: Game, bots: Sequence[Bot], *, on_turn: TurnHook | None = None,
             break
         seat = state.current_player
         legal = state.legal_actions()
-        action = bots[seat].choose(state.observation(seat), legal, rngs[seat])
+        bot = bots[seat]
+        if len(legal) == 1 and getattr(bot, "takes_forced_moves", False):
+            action = legal[0]  # the bot takes a forced move unseen: no observation to make
+        else:
+            action = bot.choose(state.observation(seat), legal, rngs[seat])
         if action not in legal:
             raise IllegalActionError(f"bot '{bots[seat].name}' at seat {seat + 1} chose {action!r}, "
                                      "which is not legal now")

@@ -26,6 +26,8 @@ class GreedyBot:
     """Takes the action with the best one-ply value (ties drawn at random); ends a phase otherwise."""
 
     name = "greedy"
+    #: With one legal action, choose returns it without looking or drawing: the playout may skip asking.
+    takes_forced_moves = True
 
     def __init__(self, public: Seat):
         self.public = public
