@@ -303,7 +303,8 @@ def test_a_planning_rollout_keeps_the_best_of_greedys_next_plays(deck):
         if seat == 0 and state.phase == "play" and not state.stack and len(legal) > 2:
             world = sample_state(game.public(0), observation, random.Random(checked))
             world.apply(greedy.ranked(observation, legal, random.Random(0))[0][1])
-            if world.phase == "play" and world.current_player == 0 and not world.stack and len(world.legal_actions()) > 1:
+            again = world.phase == "play" and world.current_player == 0 and not world.stack
+            if again and len(world.legal_actions()) > 1:
                 first = world.clone()
                 first.apply(greedy.ranked(first.observation(0), first.legal_actions(), random.Random(checked))[0][1])
                 alone = plain._end_value(first, 0, observation.turn + 1, checked)
@@ -312,3 +313,24 @@ def test_a_planning_rollout_keeps_the_best_of_greedys_next_plays(deck):
                 checked += 1
         state.apply(greedy.choose(observation, legal, rng))
     assert checked >= 3
+
+
+def test_the_search_leaves_the_purchase_phase_to_greedy_with_buy_greedy(deck):
+    """`search:buy=greedy` makes every decision of the purchase phase GreedyBot's (the same move from the
+    same random numbers); the default weighs them."""
+    from cardtool.engine.bots import make_bots
+
+    game = EcologiesGame(deck, 2, "multi", 6)
+    leaving, plain = make_bots(["search:buy=greedy", "search"], BOTS, game)
+    assert (leaving.buy, plain.buy) == ("greedy", "search")
+    greedy = GreedyBot(game.public(0))
+    state, rng, checked = game.new_initial_state(), random.Random(3), 0
+    while not state.is_over() and checked < 20:
+        seat = state.current_player
+        observation, legal = state.observation(seat), state.legal_actions()
+        if seat == 0 and state.phase == "purchase" and len(legal) > 1:
+            mine = greedy.choose(observation, legal, random.Random(checked))
+            assert leaving.choose(observation, legal, random.Random(checked)) == mine
+            checked += 1
+        state.apply(greedy.choose(observation, legal, rng))
+    assert checked >= 5

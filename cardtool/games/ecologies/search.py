@@ -19,7 +19,8 @@ a phase wholly to GreedyBot. What to offer in a trade it leaves to GreedyBot unl
 decision); how to arrange a web it always leaves to GreedyBot, and its rollouts make no offers.
 `plan=K` (default 1) values a candidate after which the seat plays again in the same play phase by the
 best of GreedyBot's K best next plays, each played out, since the search, not GreedyBot, will choose
-it. None of these three beat the default in 400-game runs (docs/simulation.md). Its budget
+it. `buy=greedy` leaves the purchase phase to GreedyBot. None of these four beat the default in
+400-game runs (docs/simulation.md). Its budget
 (`search:iters=N`, rollouts a decision, default 14 over 6 candidates: 2 worlds each, since within the
 turn the dealt world rarely changes the choice; or `search:ms=T`, not reproducible)
 comes in its name.
@@ -52,6 +53,17 @@ EVALUATIONS = ("standing", "fitted")
 #: `end=weighed`: ending the phase is always a candidate; `end=greedy`: only when GreedyBot's first choice;
 #: `end=follow`: never weighed: where GreedyBot ends the phase the search ends it, else it weighs how to act.
 ENDINGS = ("weighed", "greedy", "follow")
+#: `buy=search`: the purchase phase is weighed like playing; `buy=greedy`: every decision of it is GreedyBot's.
+BUYINGS = ("search", "greedy")
+
+
+def buying_name(text: str) -> str:
+    """The `buy=` option: who decides what to buy (and whether) in the purchase phase."""
+    if text not in BUYINGS:
+        raise ValueError(f"one of {', '.join(BUYINGS)}")
+    return text
+
+
 #: `offers=greedy`: what to offer in a trade is GreedyBot's choice; `offers=search`: its choice, its best
 #: few offers and ending the trade are weighed by rollouts like any other decision.
 OFFERINGS = ("greedy", "search")
@@ -92,12 +104,14 @@ class SearchBot:
     name = "search"
     OPTIONS = {"iters": positive_int, "ms": positive_float, "width": positive_int, "depth": positive_int,
                "eval": evaluation_name, "prior": positive_float, "end": ending_name, "bias": positive_float,
-               "offers": offering_name, "plan": positive_int}
+               "offers": offering_name, "plan": positive_int,
+               "buy": buying_name}
     ITERS = 14  # the default budget, in rollouts a decision (2 worlds each for up to 7 candidates)
     MIN_WORLDS = 2
     EVAL = "fitted"
     END = "greedy"
     OFFERS = "greedy"
+    BUY = "search"
     #: Per evaluation, the head start GreedyBot's own first choice is given in every world (VP-equivalents
     #: of `outcome`; win chance of the fitted model): only a clearer gain in the rollouts overrides it.
     PRIOR = {"standing": 0.25, "fitted": 0.02}
@@ -109,7 +123,7 @@ class SearchBot:
     def __init__(self, public: Seat, iters: int | None = None, ms: float | None = None, width: int = 6,
                  depth: int = 1, eval: str | None = None, prior: float | None = None, end: str | None = None,
                  bias: float | None = None, offers: str | None = None,
-                 plan: int = 1):
+                 plan: int = 1, buy: str | None = None):
         if iters is not None and ms is not None:
             raise UsageError("bot 'search' takes a budget in iters or in ms, not both")
         self.public, self.width, self.depth = public, width, depth
@@ -122,6 +136,7 @@ class SearchBot:
         self.bias = self.BIAS if bias is None else bias
         self.offers = offers or self.OFFERS
         self.plan = plan
+        self.buy = buy or self.BUY
         self.game = world_game(public)
         self.greedy = GreedyBot(public)
 
@@ -133,7 +148,7 @@ class SearchBot:
                 return self.greedy.choose(observation, legal, rng)
             ranked = self.offer_ranking(observation, legal, rng)
             return self._weigh(observation, [action for _, action in ranked[: self.width]], ranked, rng)
-        if type(legal[0]) is Arrange:
+        if type(legal[0]) is Arrange or (self.buy == "greedy" and observation.phase == "purchase"):
             return self.greedy.choose(observation, legal, rng)  # exposure to cards not seen yet
         ranked = self.greedy.ranked(observation, legal, rng)
         shortlist = [action for _, action in ranked[: self.width]]
