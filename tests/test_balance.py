@@ -145,13 +145,14 @@ def test_each_changed_value_costs_what_the_tuning_file_says(tmp_path):
     from cardtool.balance.play import Player
 
     report = Report()
-    tuning = read_tuning(tuning_file(tmp_path, "cost_per_change: 1000\n" + SMALL), report)
+    # a cost far above what 80 games' noisy findings can add (about 1,000 with the shipped values)
+    tuning = read_tuning(tuning_file(tmp_path, "cost_per_change: 1000000\n" + SMALL), report)
     source = load(SYMBIOSIS).source
     params = parameters(tuning, source, report)
     player = Player(tuning, SYMBIOSIS, source, params, tmp_path, jobs=1)
     same = player.play({params[0].name: 3})
     changed = player.play({params[0].name: 2})
-    assert same.penalty < 1000 <= changed.penalty
+    assert same.penalty < 1000000 <= changed.penalty
 
 
 def test_the_last_step_puts_back_every_change_that_does_not_pay_for_itself():

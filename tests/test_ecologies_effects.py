@@ -186,10 +186,12 @@ def test_keystone_species_gives_two_vp_while_on_the_table(deck):
     assert state.vp(0) == 2 and state.vp(1) == 0
 
 
-def test_pollinators_gives_a_vp_per_own_organism_acting_as_a_producer(deck):
+def test_pollinators_gives_a_vp_per_own_producer_of_a_flowering_biome(deck):
+    # 0.2.0: only the producers of CHA, URB, VER and RIP count, not the Cave's bacteria
     state = position(EcologiesGame(deck, 2), hands={0: ["pollinators"]},
-                     ecologies=[(0, "cave", ["sulfur-oxidizing-bacteria", "iron-oxidizing-bacteria", "cave-amphipod"]),
-                                (1, "chaparral", ["toyon"])])
+                     ecologies=[(0, "chaparral", ["chamise", "toyon", "dusky-footed-woodrat"]),
+                                (0, "cave", ["sulfur-oxidizing-bacteria", "iron-oxidizing-bacteria", "cave-amphipod"]),
+                                (1, "chaparral", ["coast-live-oak"])])
     before = state.vp(0)
     do(state, Play(num(state, "pollinators")))
     assert state.vp(0) == before + 2 and state.vp(1) == 0.5

@@ -317,7 +317,8 @@ def test_the_simplified_and_single_player_games_never_reshuffle(deck, mode, play
 
 
 def test_twelve_vp_ends_the_game_at_once(deck):
-    state = position(EcologiesGame(deck, 2), hands={0: ["gopher-snake"]},
+    # the rulebook's ending; the shipped deck plays the round out (tests/test_ecologies_ending.py)
+    state = position(EcologiesGame(deck, 2, ending="immediate"), hands={0: ["gopher-snake"]},
                      ecologies=[healthy(0, "RIP"), (0, "chaparral", ["toyon", "dusky-footed-woodrat", "stink-beetle"])])
     assert state.vp(0) == 10
     do(state, Play(num(state, "gopher-snake"), eco(state, 0, "CHA").biome))

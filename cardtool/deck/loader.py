@@ -96,7 +96,8 @@ def _load(deck_path: Path, *, deep: bool, standalone: bool, chain: tuple[Path, .
         roots = roots + base_roots
         if not report.ok:
             return LoadResult(report, own)
-        own.manifest = replace(manifest, print=printing.inherit(base.manifest, manifest, manifest_doc, report))
+        own.manifest = replace(manifest, print=printing.inherit(base.manifest, manifest, manifest_doc, report),
+                               rules={**(base.manifest.rules or {}), **(manifest.rules or {})} or None)
         if standalone:
             source = compose.standalone(own, base, game.restrict, report)
         else:
@@ -232,7 +233,7 @@ def _manifest(doc: SourceDoc) -> Manifest:
         authors=tuple(data.get("authors", ())), include=data.get("include"), exclude=data.get("exclude"),
         overrides=tuple(data.get("overrides", ())),
         rulebook=tuple(doc.file.parent / section for section in data.get("rulebook", ())),
-        print=data.get("print"),
+        print=data.get("print"), rules=data.get("rules"),
     )
 
 

@@ -31,6 +31,14 @@ class Manifest:
     rulebook: tuple[Path, ...] = ()
     #: deck.yaml `print:` (back, text floors: deck/printing.py); an expansion's carries its base's back.
     print: Mapping | None = None
+    #: deck.yaml `rules:` (option name -> {choice, source, why}), read by the game; an expansion's
+    #: carries its base's options under its own.
+    rules: Mapping | None = None
+
+    def rule(self, name: str) -> str | None:
+        """The choice deck.yaml makes for a rule option, or None (the game's rulebook rule)."""
+        option = (self.rules or {}).get(name)
+        return option.get("choice") if isinstance(option, Mapping) else None
 
     @property
     def is_expansion(self) -> bool:

@@ -19,7 +19,7 @@ from cardtool.games.ecologies import links
 from cardtool.games.ecologies.build import build
 from cardtool.games.ecologies.effect_rules import check_effects
 from cardtool.games.ecologies.model import ROLES, Biome, EcologiesDeck, Factor, Organism
-from cardtool.games.ecologies.references import check_references
+from cardtool.games.ecologies.references import check_references, check_rule_options
 from cardtool.issues import Report
 
 
@@ -55,6 +55,7 @@ class EcologiesPlugin(LazyRecords):
 
     def check_source(self, source: DeckSource, report: Report) -> None:
         check_references(source, report)
+        check_rule_options(source, report)
         check_effects(source, report)
 
     def restrict(self, source: DeckSource, dropped, report: Report) -> None:

@@ -1,10 +1,30 @@
-"""Ecologies checks that every name a card uses (biome codes, prey and predator ids) exists."""
+"""Ecologies checks that every name a card uses (biome codes, prey and predator ids) exists, and that
+deck.yaml's `rules:` names options and choices the game has."""
 
 from __future__ import annotations
 
 from cardtool.deck.source import DeckSource
 from cardtool.issues import Report
 from cardtool.suggest import did_you_mean
+
+#: The rule options a deck may set in deck.yaml's `rules:`, each with its choices, the rulebook's first
+#: (the engine's rules.ENDINGS; docs/rules/ecologies.md says what each does).
+RULE_OPTIONS = {"ending": ("immediate", "round")}
+
+
+def check_rule_options(source: DeckSource, report: Report) -> None:
+    """Every option of deck.yaml's `rules:` is one Ecologies has, with one of its choices."""
+    for name, option in (source.manifest.rules or {}).items():
+        if name not in RULE_OPTIONS:
+            report.error("unknown-rule", f"Ecologies has no rule option '{name}'",
+                         location=source.manifest_doc.locate(("rules", name), key=True), path=("rules", name),
+                         hint=did_you_mean(name, RULE_OPTIONS) or f"options: {', '.join(RULE_OPTIONS)}")
+        elif option.get("choice") not in RULE_OPTIONS[name]:
+            report.error("unknown-rule", f"the rule option '{name}' has no choice '{option.get('choice')}'",
+                         location=source.manifest_doc.locate(("rules", name, "choice")),
+                         path=("rules", name, "choice"),
+                         hint=did_you_mean(str(option.get("choice")), RULE_OPTIONS[name])
+                         or f"choices: {', '.join(RULE_OPTIONS[name])}")
 
 
 def check_references(source: DeckSource, report: Report) -> None:

@@ -17,6 +17,7 @@ from cardtool.games.ecologies.actions import (
     DECLINE, END_PHASE, Accept, Arrange, BuyWith, ChooseCard, ChoosePlayer, DestroyEcology, Discard, Draw, Move, Offer, Play,
     UseBonus)
 from cardtool.games.ecologies.arrange import fits, fits_with
+from cardtool.games.ecologies.references import RULE_OPTIONS
 from cardtool.games.ecologies.state import EcologiesState
 from cardtool.games.ecologies.table import matches
 
@@ -27,6 +28,11 @@ SINGLE_DISCARDS = 3
 BUY_COST = 4  # cards from hand per card bought
 ECOLOGY_COST = 3  # cards of a destroyed ecology per card bought
 TARGET_VP = 12
+#: How reaching TARGET_VP ends the game (deck.yaml `rules: {ending: {choice: ...}}`): `immediate`, the
+#: rulebook's "the winner is the first person to reach 12 victory points", at once; `round`, the project's
+#: rule (docs/rules/ecologies.md), at the end of the round in which a player has 12, so every seat has had
+#: as many turns. The first is the default: a deck that names no ending plays the rulebook's.
+ENDINGS = RULE_OPTIONS["ending"]
 #: A playtest safeguard, not a rulebook rule: a game still going after this many rounds ends, and the
 #: most VP wins (bots that keep buying recycle the deck, and could otherwise play on for ever). Games
 #: of bots that try to win end long before (4 greedy players: 9 rounds on average, rarely over 20); a

@@ -2,7 +2,8 @@
 
 `apply` trusts its caller (cardtool.engine.protocol.apply_checked checks against rules.legal_actions).
 After the handler, automatic frames run until a choice waits; the current player's webs are rearranged
-if their role bonuses changed; and a player at 12 VP ends the game at once.
+if their role bonuses changed; and a player at 12 VP ends the game at once (or, with the `round` ending,
+at the end of the round).
 """
 
 from __future__ import annotations
@@ -76,15 +77,19 @@ def settle(state: EcologiesState, seat: int) -> None:
 
 
 def check_target(state: EcologiesState) -> None:
-    """Multiplayer and simplified games end as soon as a player has 12 VP."""
-    if state.game.mode == "single":
-        return
+    """Multiplayer and simplified games end as soon as a player has 12 VP (the rulebook's ending; with
+    the `round` ending, end_turn checks at the end of each round instead)."""
+    if state.game.mode != "single" and state.game.ending == "immediate" and target_reached(state):
+        state.finish(TARGET)
+
+
+def target_reached(state: EcologiesState) -> bool:
+    """Whether a player has 12 VP."""
     reached = state._derived.get("target")  # scores change only with the table
     if reached is None:
         target = state.game.target_vp * state.vp_denominator()
         reached = state._derived["target"] = any(state.vp_units(s) >= target for s in range(state.game.players))
-    if reached:
-        state.finish(TARGET)
+    return reached
 
 
 def end_turn(state: EcologiesState) -> None:
@@ -104,6 +109,8 @@ def end_turn(state: EcologiesState) -> None:
             state.finish(EXHAUSTED)
     if (state.turn + 1) % game.players == 0:  # a round ends: the score curve of cardtool simulate
         state.log("round", -1, -1, tuple(state.scores()))
+        if not state.over and game.ending == "round" and game.mode != "single" and target_reached(state):
+            state.finish(TARGET)  # the `round` ending: a player has 12 VP at the end of a round
     if not state.over and state.turn + 1 >= game.max_rounds * game.players:
         state.finish(ROUND_CAP)  # the engine's safeguard (engine.MAX_ROUNDS): nobody wins
     if not state.over:
