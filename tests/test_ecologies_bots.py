@@ -101,11 +101,12 @@ def test_the_greedy_bot_beats_the_random_bot(deck):
 
 def test_the_search_bot_takes_the_move_that_wins_outright(deck):
     """At 10 1/2 VP with Keystone Species (+2 VP) in hand the game is won by playing it; Wildfire or El Niño
-    Rains first would win a play later at best, so the search must not weigh them against the win."""
+    Rains first would win a play later at best, so the search must not weigh them against the win (under
+    the rulebook's ending, where 12 VP ends the game at once; the shipped deck ends the round first)."""
     from cardtool.games.ecologies.actions import Play
     from cardtool.games.ecologies.scenario import position
 
-    game = EcologiesGame(deck, 2, "multi", 1)
+    game = EcologiesGame(deck, 2, "multi", 1, ending="immediate")
     cave = ["sulfur-oxidizing-bacteria", "iron-oxidizing-bacteria", "cave-amphipod", "cave-isopod", "cave-springtail",
             "cave-cricket", "cave-spider", "cave-centipede", "cave-salamander"]
     state = position(game, seat=0, phase="play",
