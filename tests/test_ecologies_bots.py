@@ -101,7 +101,8 @@ def test_the_greedy_bot_beats_the_random_bot(deck):
 
 def test_the_search_bot_takes_the_move_that_wins_outright(deck):
     """At 10 1/2 VP with Keystone Species (+2 VP) in hand the game is won by playing it; Wildfire or El Niño
-    Rains first would win a play later at best, so the search must not weigh them against the win."""
+    Rains first would win a play later at best, so the search must not weigh them against the win (under
+    the rulebook's ending, where 12 VP ends the game at once; the shipped deck ends the round first)."""
     from cardtool.games.ecologies.actions import Play
     from cardtool.games.ecologies.scenario import position
 
@@ -232,3 +233,105 @@ def test_a_large_progressive_bias_keeps_greedys_first_choice(deck):
             checked += 1
         state.apply(greedy.choose(observation, legal, rng))
     assert checked >= 10 and departed >= 1
+
+
+def test_the_search_weighs_what_to_offer_only_with_offers_search(deck):
+    """`search:offers=greedy` leaves a trade's offers to GreedyBot; `offers=search` weighs greedy's
+    choice against its other offers worth making and ending the trade, and sometimes departs from it."""
+    from cardtool.engine.bots import make_bots
+    from cardtool.errors import UsageError
+    from cardtool.games.ecologies.actions import EndPhase
+
+    game = EcologiesGame(deck, 2, "multi", 8)
+    searched, left = make_bots(["search:offers=search:iters=8", "search:offers=greedy"], BOTS, game)
+    greedy = GreedyBot(game.public(0))
+    state, rng, checked, departed = game.new_initial_state(), random.Random(5), 0, 0
+    while not state.is_over() and checked < 30:
+        seat = state.current_player
+        observation, legal = state.observation(seat), state.legal_actions()
+        if seat == 0 and state.phase == "trade" and not state.stack and any(type(a) is Offer for a in legal):
+            mine = greedy.choose(observation, legal, random.Random(checked))
+            assert left.choose(observation, legal, random.Random(checked)) is mine
+            ranked = searched.offer_ranking(observation, legal, random.Random(checked))
+            assert ranked[0][1] is mine and any(type(a) is EndPhase for _, a in ranked)
+            choice = searched.choose(observation, legal, random.Random(checked))
+            assert choice in legal and type(choice) in (Offer, EndPhase) or choice is mine
+            departed += choice is not mine
+            checked += 1
+        state.apply(greedy.choose(observation, legal, rng))
+    assert checked >= 5 and departed >= 1
+    with pytest.raises(UsageError, match="offers=never.*expected one of greedy, search"):
+        make_bots(["search:offers=never", "greedy"], BOTS, game)
+
+
+def test_the_search_follows_greedy_on_whether_to_act_with_end_follow(deck):
+    """`search:end=follow` ends the play or purchase phase exactly where GreedyBot's own choice ends it
+    (an action GreedyBot rates below THRESHOLD included), and acts wherever GreedyBot acts."""
+    from cardtool.engine.bots import make_bots
+    from cardtool.games.ecologies.actions import EndPhase
+
+    game = EcologiesGame(deck, 2, "multi", 4)
+    follower = make_bots(["search:end=follow:iters=4:prior=0.0001", "greedy"], BOTS, game)[0]
+    greedy = GreedyBot(game.public(0))
+    state, rng, ended, acted = game.new_initial_state(), random.Random(2), 0, 0
+    while not state.is_over() and ended + acted < 30:
+        seat = state.current_player
+        observation, legal = state.observation(seat), state.legal_actions()
+        if seat == 0 and state.phase in ("play", "purchase") and not state.stack and len(legal) > 1:
+            stops = type(greedy.choose(observation, legal, random.Random(0))) is EndPhase
+            chosen = follower.choose(observation, legal, random.Random(ended + acted))
+            assert (type(chosen) is EndPhase) == stops
+            ended, acted = ended + stops, acted + (not stops)
+        state.apply(greedy.choose(observation, legal, rng))
+    assert ended >= 3 and acted >= 3
+
+
+def test_a_planning_rollout_keeps_the_best_of_greedys_next_plays(deck):
+    """`search:plan=K`: after a candidate, where the seat plays again in the same play phase, the rollout
+    is worth the best of GreedyBot's K best next plays played out, so never less than the one GreedyBot
+    ranks first."""
+    from cardtool.engine.bots import make_bots
+    from cardtool.games.ecologies.observation import sample_state
+
+    game = EcologiesGame(deck, 2, "multi", 9)
+    planner, plain = make_bots(["search:plan=3", "search"], BOTS, game)
+    assert (planner.plan, plain.plan) == (3, 1)
+    greedy = GreedyBot(game.public(0))
+    state, rng, checked = game.new_initial_state(), random.Random(4), 0
+    while not state.is_over() and checked < 8:
+        seat = state.current_player
+        observation, legal = state.observation(seat), state.legal_actions()
+        if seat == 0 and state.phase == "play" and not state.stack and len(legal) > 2:
+            world = sample_state(game.public(0), observation, random.Random(checked))
+            world.apply(greedy.ranked(observation, legal, random.Random(0))[0][1])
+            again = world.phase == "play" and world.current_player == 0 and not world.stack
+            if again and len(world.legal_actions()) > 1:
+                first = world.clone()
+                first.apply(greedy.ranked(first.observation(0), first.legal_actions(), random.Random(checked))[0][1])
+                alone = plain._end_value(first, 0, observation.turn + 1, checked)
+                planned = planner._rollout(world.clone(), 0, observation.turn + 1, checked)
+                assert planned >= alone - 1e-12
+                checked += 1
+        state.apply(greedy.choose(observation, legal, rng))
+    assert checked >= 3
+
+
+def test_the_search_leaves_the_purchase_phase_to_greedy_with_buy_greedy(deck):
+    """`search:buy=greedy` makes every decision of the purchase phase GreedyBot's (the same move from the
+    same random numbers); the default weighs them."""
+    from cardtool.engine.bots import make_bots
+
+    game = EcologiesGame(deck, 2, "multi", 6)
+    leaving, plain = make_bots(["search:buy=greedy", "search"], BOTS, game)
+    assert (leaving.buy, plain.buy) == ("greedy", "search")
+    greedy = GreedyBot(game.public(0))
+    state, rng, checked = game.new_initial_state(), random.Random(3), 0
+    while not state.is_over() and checked < 20:
+        seat = state.current_player
+        observation, legal = state.observation(seat), state.legal_actions()
+        if seat == 0 and state.phase == "purchase" and len(legal) > 1:
+            mine = greedy.choose(observation, legal, random.Random(checked))
+            assert leaving.choose(observation, legal, random.Random(checked)) == mine
+            checked += 1
+        state.apply(greedy.choose(observation, legal, rng))
+    assert checked >= 5

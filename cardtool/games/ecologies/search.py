@@ -13,8 +13,14 @@ against acting (`end=weighed`), ending the phase was chosen too often, and cost 
 A move that wins at once is taken without weighing, and GreedyBot's own first choice gets a small head
 start in every world (`prior`), so that only a clear gain in the rollouts overrides the heuristic;
 `bias=B` (default 0) also charges every other candidate B a world per point GreedyBot rates it below
-its first choice (a progressive bias, after Chaslot et al. 2008). What
-to offer in a trade and how to arrange a web it leaves to GreedyBot, and its rollouts make no offers. Its budget
+its first choice (a progressive bias, after Chaslot et al. 2008). `end=follow` leaves whether to end
+a phase wholly to GreedyBot. What to offer in a trade it leaves to GreedyBot unless `offers=search`
+(greedy's choice, its other offers worth making and ending the trade then weighed like any other
+decision); how to arrange a web it always leaves to GreedyBot, and its rollouts make no offers.
+`plan=K` (default 1) values a candidate after which the seat plays again in the same play phase by the
+best of GreedyBot's K best next plays, each played out, since the search, not GreedyBot, will choose
+it. `buy=greedy` leaves the purchase phase to GreedyBot. None of these four beat the default in
+400-game runs (docs/simulation.md). Its budget
 (`search:iters=N`, rollouts a decision, default 14 over 6 candidates: 2 worlds each, since within the
 turn the dealt world rarely changes the choice; or `search:ms=T`, not reproducible)
 comes in its name.
@@ -32,9 +38,9 @@ from collections.abc import Sequence
 from cardtool.engine.bots import positive_float, positive_int
 from cardtool.engine.protocol import Seat
 from cardtool.errors import UsageError
-from cardtool.games.ecologies.actions import Arrange, EndPhase
+from cardtool.games.ecologies.actions import Arrange, EndPhase, Offer
 from cardtool.games.ecologies.evaluation import valued, win_chance
-from cardtool.games.ecologies.greedy import GreedyBot
+from cardtool.games.ecologies.greedy import DEAD, THRESHOLD, GreedyBot
 from cardtool.games.ecologies.observation import Observation, sample_state, world_game
 
 #: How a rollout's end position is weighed (`standing`), besides VP: webs, lasting cards, the hand's best six.
@@ -44,8 +50,30 @@ WEBS, LASTING, HAND = 0.6, 0.6, 0.4
 EVALUATIONS = ("standing", "fitted")
 
 
-#: `end=weighed`: ending the phase is always a candidate; `end=greedy`: only when GreedyBot's first choice.
-ENDINGS = ("weighed", "greedy")
+#: `end=weighed`: ending the phase is always a candidate; `end=greedy`: only when GreedyBot's first choice;
+#: `end=follow`: never weighed: where GreedyBot ends the phase the search ends it, else it weighs how to act.
+ENDINGS = ("weighed", "greedy", "follow")
+#: `buy=search`: the purchase phase is weighed like playing; `buy=greedy`: every decision of it is GreedyBot's.
+BUYINGS = ("search", "greedy")
+
+
+def buying_name(text: str) -> str:
+    """The `buy=` option: who decides what to buy (and whether) in the purchase phase."""
+    if text not in BUYINGS:
+        raise ValueError(f"one of {', '.join(BUYINGS)}")
+    return text
+
+
+#: `offers=greedy`: what to offer in a trade is GreedyBot's choice; `offers=search`: its choice, its best
+#: few offers and ending the trade are weighed by rollouts like any other decision.
+OFFERINGS = ("greedy", "search")
+
+
+def offering_name(text: str) -> str:
+    """The `offers=` option: who decides what to offer in a trade."""
+    if text not in OFFERINGS:
+        raise ValueError(f"one of {', '.join(OFFERINGS)}")
+    return text
 
 
 def ending_name(text: str) -> str:
@@ -75,11 +103,15 @@ class SearchBot:
 
     name = "search"
     OPTIONS = {"iters": positive_int, "ms": positive_float, "width": positive_int, "depth": positive_int,
-               "eval": evaluation_name, "prior": positive_float, "end": ending_name, "bias": positive_float}
+               "eval": evaluation_name, "prior": positive_float, "end": ending_name, "bias": positive_float,
+               "offers": offering_name, "plan": positive_int,
+               "buy": buying_name}
     ITERS = 14  # the default budget, in rollouts a decision (2 worlds each for up to 7 candidates)
     MIN_WORLDS = 2
     EVAL = "fitted"
     END = "greedy"
+    OFFERS = "greedy"
+    BUY = "search"
     #: Per evaluation, the head start GreedyBot's own first choice is given in every world (VP-equivalents
     #: of `outcome`; win chance of the fitted model): only a clearer gain in the rollouts overrides it.
     PRIOR = {"standing": 0.25, "fitted": 0.02}
@@ -90,7 +122,8 @@ class SearchBot:
 
     def __init__(self, public: Seat, iters: int | None = None, ms: float | None = None, width: int = 6,
                  depth: int = 1, eval: str | None = None, prior: float | None = None, end: str | None = None,
-                 bias: float | None = None):
+                 bias: float | None = None, offers: str | None = None,
+                 plan: int = 1, buy: str | None = None):
         if iters is not None and ms is not None:
             raise UsageError("bot 'search' takes a budget in iters or in ms, not both")
         self.public, self.width, self.depth = public, width, depth
@@ -101,6 +134,9 @@ class SearchBot:
         self.iters = self.ITERS if iters is None and ms is None else iters
         self.ms = ms
         self.bias = self.BIAS if bias is None else bias
+        self.offers = offers or self.OFFERS
+        self.plan = plan
+        self.buy = buy or self.BUY
         self.game = world_game(public)
         self.greedy = GreedyBot(public)
 
@@ -108,17 +144,47 @@ class SearchBot:
         if len(legal) == 1:
             return legal[0]
         if observation.phase == "trade" and not observation.stack:
-            return self.greedy.choose(observation, legal, rng)  # what to offer: a rollout cannot tell
-        if type(legal[0]) is Arrange:
+            if self.offers == "greedy":
+                return self.greedy.choose(observation, legal, rng)
+            ranked = self.offer_ranking(observation, legal, rng)
+            return self._weigh(observation, [action for _, action in ranked[: self.width]], ranked, rng)
+        if type(legal[0]) is Arrange or (self.buy == "greedy" and observation.phase == "purchase"):
             return self.greedy.choose(observation, legal, rng)  # exposure to cards not seen yet
         ranked = self.greedy.ranked(observation, legal, rng)
         shortlist = [action for _, action in ranked[: self.width]]
         end = next((a for a in legal if type(a) is EndPhase), None)
-        if self.end == "greedy":
+        if self.end == "follow" and end is not None and (type(ranked[0][1]) is EndPhase or ranked[0][0] <= THRESHOLD):
+            return end  # GreedyBot would end the phase (its best action gains no more than THRESHOLD)
+        if self.end != "weighed":
             if type(shortlist[0]) is not EndPhase:  # act, as GreedyBot would: the search only picks how
                 shortlist = [a for a in shortlist if type(a) is not EndPhase]
         elif end is not None and end not in shortlist:
             shortlist.append(end)
+        return self._weigh(observation, shortlist, ranked, rng)
+
+    def offer_ranking(self, observation: Observation, legal: Sequence, rng: random.Random) -> list:
+        """The trade phase's candidates as (GreedyBot's value, action), its own choice first, then the
+        offers it would consider (a card it rates below DEAD, for a biome it wants) best first, and ending
+        the trade (valued at THRESHOLD, as GreedyBot does) if not already first."""
+        first = self.greedy.choose(observation, legal, rng)
+        valuer = self.greedy.valuer(observation)
+        wanted = frozenset(valuer.my_codes | valuer.hand_biomes) - {""}
+        cheap = frozenset(c for c in observation.hand if valuer.card_value(c) < DEAD) if wanted else ()
+        scored, asked = [], {}
+        for action in legal:  # per card, its wants in order: a card's first want before any card's second
+            if type(action) is Offer and action is not first and action.card in cheap and action.want in wanted:
+                asked[action.card] = nth = asked.get(action.card, -1) + 1
+                scored.append((nth, -valuer.offer_value(action), len(scored), action))
+        scored.sort(key=lambda item: item[:3])
+        ranked = [(valuer.value(first) if type(first) is not EndPhase else THRESHOLD, first)]
+        ranked += [(-value, action) for _, value, _, action in scored]
+        if type(first) is not EndPhase:
+            end = next(a for a in legal if type(a) is EndPhase)
+            ranked.insert(min(len(ranked), self.width - 1), (THRESHOLD, end))
+        return ranked
+
+    def _weigh(self, observation: Observation, shortlist: list, ranked: list, rng: random.Random):
+        """The candidate whose rollouts end best (the first, GreedyBot's choice, with its head start)."""
         if len(shortlist) == 1:
             return shortlist[0]
         seat = observation.seat
@@ -141,9 +207,7 @@ class SearchBot:
                 state.apply(action)
                 if state.is_over() and state.winners() == [seat]:
                     return action  # wins outright: nothing to weigh
-                self._play_out(state, stop_turn, random.Random(seed))
-                totals[i] += (fitted_chance(self.game, state, seat) if self.fitted
-                              else outcome(self.game, state, seat))
+                totals[i] += self._rollout(state, seat, stop_turn, seed)
             worlds += 1
         totals[0] += self.prior * (worlds - self.MIN_WORLDS)
         if self.bias:  # a move greedy rates lower must gain more in the rollouts
@@ -153,6 +217,28 @@ class SearchBot:
                 totals[i] += self.bias * worlds * (heuristic[id(action)] - top)
         best = max(range(len(shortlist)), key=lambda i: (totals[i], -i))
         return shortlist[best]
+
+    def _rollout(self, state, seat: int, stop_turn: int, seed: int) -> float:
+        """What a candidate's rollout from `state` ends at. With `plan=K` above 1, when the seat's next
+        decision is again a play of the same play phase, GreedyBot's best K next moves are each played
+        out and the best end kept: the search, not GreedyBot, will make that move."""
+        if self.plan > 1 and not state.is_over() and state.phase == "play" and not state.stack \
+                and state.current_player == seat and state.turn < stop_turn:
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                nexts = self.greedy.ranked(state.observation(seat), legal, random.Random(seed))[: self.plan]
+                best = None
+                for _, action in nexts:
+                    branch = state.clone()
+                    branch.apply(action)
+                    value = self._end_value(branch, seat, stop_turn, seed)
+                    best = value if best is None else max(best, value)
+                return best
+        return self._end_value(state, seat, stop_turn, seed)
+
+    def _end_value(self, state, seat: int, stop_turn: int, seed: int) -> float:
+        self._play_out(state, stop_turn, random.Random(seed))
+        return fitted_chance(self.game, state, seat) if self.fitted else outcome(self.game, state, seat)
 
     def _play_out(self, state, stop_turn: int, rng: random.Random) -> None:
         """GreedyBots play on until turn `stop_turn` starts (or the game ends), without offering trades
