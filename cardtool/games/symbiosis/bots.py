@@ -113,7 +113,9 @@ class SearchBot:
 
     name = "search"
     OPTIONS = {"iters": positive_int, "ms": positive_float, "width": positive_int}
-    ITERS = 96  # the default budget, in rollouts a decision
+    # The default budget, in rollouts a decision: about 20 ms of CPU with the compiled kernel. On the
+    # 0.3.0 deck 96 won 69.0% / 66.5% / 72.6% of 400 Duels against greedy (seeds 1-3), 288 75.1% / 76.2% / 72.2%.
+    ITERS = 288
     WIDTH = 6
 
     def __init__(self, public: Seat, iters: int | None = None, ms: float | None = None, width: int | None = None):
