@@ -3,9 +3,10 @@ loads ColorAide only when a deck's palette holds a pair of colours not compared 
 
 Importing ColorAide costs about 0.05 s of CPU even without the two colour-temperature tables its package
 would build on import (render/colour_science.py defers them), and comparing a palette's colours as
-well; a designer edits cards far more often than colours. The file maps a pair of colours ("#53abe5|#75a867", sorted) to its ΔE00 under
-each way of seeing (colour_vision.VISIONS); it holds numbers only, is rebuilt when ColorAide's version
-or the visions change, and is ignored, never trusted, when it cannot be read as such. The folder is
+well; a designer edits cards far more often than colours. The file maps a pair of colours
+("#53abe5|#75a867", sorted) to its ΔE00 under each way of seeing (colour_vision.VISIONS); it holds
+numbers only, is rebuilt when ColorAide's version or the visions change, and is ignored, never trusted,
+when it cannot be read as such. The folder is
 $CARDTOOL_CACHE_DIR, else the platform's user cache folder (~/.cache/cardtool on Linux); an empty
 CARDTOOL_CACHE_DIR turns the cache off. Nothing in it comes from a deck but colour codes.
 """
