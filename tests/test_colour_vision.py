@@ -3,19 +3,16 @@ field, about pairs too alike under deuteranopia, protanopia or tritanopia; the b
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 
 import pytest
 
 from cardtool.deck.loader import load, load_deck
 from cardtool.games.palette import PaletteColour
 from cardtool.issues import Report
-from cardtool.render.colour_cache import FILE, DifferenceCache, method_key
+from cardtool.render.colour_science import delta_e_2000, parse_hex, simulate, to_lab
 from cardtool.render.colour_vision import (CODE, TOO_CLOSE, VISIONS, check_palette, close_pairs, colour_differences,
-                                           palette_files, swatches)
+                                           game_palette, palette_files, swatches)
 from tests.conftest import DECKS, ROOT
 
 
@@ -79,97 +76,65 @@ def test_the_build_writes_the_palette_as_each_vision_sees_it(tmp_path):
     assert "Spring" in svg and "every pair differs" in verdict
 
 
-# -- the cache of differences already computed (render/colour_cache.py) --------------------------------
-RED, GREEN, BLUE = "#d62728", "#2ca02c", "#1f77b4"
+# -- the colour science (render/colour_science.py) against its references -------------------------------
+
+#: Sharma, Wu & Dalal (2005), table 1: pairs of Lab colours and their CIEDE2000, to 4 decimals.
+SHARMA = [((50, 2.6772, -79.7751), (50, 0, -82.7485), 2.0425), ((50, 3.1571, -77.2803), (50, 0, -82.7485), 2.8615),
+          ((50, 0, 0), (50, -1, 2), 2.3669), ((50, 2.49, -0.001), (50, -2.49, 0.0009), 7.1792),
+          ((50, 2.49, -0.001), (50, -2.49, 0.0011), 7.2195), ((50, -0.001, 2.49), (50, 0.0009, -2.49), 4.8045),
+          ((50, 2.5, 0), (73, 25, -18), 27.1492), ((50, 2.5, 0), (61, -5, 29), 22.8977),
+          ((50, 2.5, 0), (56, -27, -3), 31.9030), ((50, 2.5, 0), (58, 24, 15), 19.4535),
+          ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644)]
 
 
-def _fresh(pairs, monkeypatch):
-    """The differences computed by ColorAide, the cache turned off."""
-    monkeypatch.setenv("CARDTOOL_CACHE_DIR", "")
-    return colour_differences(pairs)
+@pytest.mark.parametrize("first, second, expected", SHARMA)
+def test_ciede2000_gives_sharmas_published_differences(first, second, expected):
+    assert round(delta_e_2000(first, second), 4) == expected
+    assert round(delta_e_2000(second, first), 4) == expected
 
 
-def test_cached_differences_are_the_computed_ones(monkeypatch, tmp_path):
-    pairs = {tuple(sorted((RED, GREEN))), tuple(sorted((GREEN, BLUE)))}
-    computed = _fresh(pairs, monkeypatch)
-    monkeypatch.setenv("CARDTOOL_CACHE_DIR", str(tmp_path))
-    assert colour_differences(pairs) == computed  # computed, then kept
-    assert (tmp_path / FILE).is_file()
-    monkeypatch.setattr("cardtool.render.colour_vision._computed", lambda missing: pytest.fail(f"computed {missing}"))
-    assert colour_differences(pairs) == computed  # read back, bit for bit
+def _reference_colours() -> list[str]:
+    """The shipped palettes, greys, primaries and seeded random colours."""
+    import random
+
+    colours = {entry.colour.lower() for deck in ("ecologies-bizarre-biomes", "frozen-and-deep", "symbiosis")
+               for entry in game_palette(load_deck(DECKS / deck))}
+    colours |= {"#000000", "#ffffff", "#7f7f7f", "#010101", "#ff0000", "#00ff00", "#0000ff", "#ffff00", "#00ffff",
+                "#ff00ff", "#d62728", "#2ca02c", "#1f77b4"}
+    generator = random.Random(15)
+    return sorted(colours) + [f"#{generator.randrange(1 << 24):06x}" for _ in range(400)]
 
 
-@pytest.mark.parametrize("damage", ["not json {", '{"key": "another method", "pairs": {}}', "[1, 2]",
-                                    '{"key": "KEY", "pairs": {"#2ca02c|#d62728": [-1.0, 0.0, 0.0, 0.0]}}',
-                                    '{"key": "KEY", "pairs": {"#2ca02c|#d62728": ["a", "b"]}}'])
-def test_a_damaged_or_foreign_cache_is_never_trusted(monkeypatch, tmp_path, damage):
-    pair = tuple(sorted((RED, GREEN)))
-    computed = _fresh({pair}, monkeypatch)
-    (tmp_path / FILE).write_text(damage.replace("KEY", method_key(VISIONS)), encoding="utf-8")
-    monkeypatch.setenv("CARDTOOL_CACHE_DIR", str(tmp_path))
-    assert colour_differences({pair}) == computed
-    assert DifferenceCache(tmp_path / FILE, method_key(VISIONS), len(VISIONS)).known({pair}) == computed  # mended
+def test_every_simulated_colour_and_difference_is_coloraides():
+    """ColorAide (the library the check used before, kept as the reference) simulates each vision, converts
+    to Lab and measures each pair the same: channels and Lab to 1e-9, hex codes exactly, CIEDE2000 of the
+    same Lab to 1e-9, and of each pair to 1e-5 (a grey's hue is rounding noise, which CIEDE2000 weighs by
+    the square root of its chroma: about 1e-6 for white beside a saturated colour, in either library)."""
+    Color = pytest.importorskip("coloraide").Color
+    colours = _reference_colours()
+    theirs = {}
+    for colour in colours:
+        base = Color(colour)
+        theirs[colour] = [base if f is None else base.filter(f, method=m).convert("srgb").clip()
+                          for _, f, m in VISIONS]
+        mine = [simulate(parse_hex(colour), f) for _, f, _ in VISIONS]
+        for their, my in zip(theirs[colour], mine):
+            assert their[:-1] == pytest.approx(list(my), abs=1e-9), colour
+            assert their.convert("lab-d65")[:-1] == pytest.approx(list(to_lab(my)), abs=1e-9), colour
+        assert swatches([PaletteColour("test", colour, colour)])[0].seen == tuple(
+            c.to_string(hex=True) for c in theirs[colour])
+    pairs = {tuple(sorted(pair)) for pair in zip(colours, colours[1:] + colours[:1])}
+    pairs |= {(a, b) for a in colours[:40] for b in colours[:40] if a < b}
+    for (a, b), mine in colour_differences(pairs).items():
+        expected = [x.delta_e(y, method="2000") for x, y in zip(theirs[a], theirs[b])]
+        assert list(mine) == pytest.approx(expected, abs=1e-5), (a, b)
+        same_lab = [delta_e_2000(x.convert("lab-d65")[:-1], y.convert("lab-d65")[:-1])
+                    for x, y in zip(theirs[a], theirs[b])]
+        assert same_lab == pytest.approx(expected, abs=1e-9), (a, b)
 
 
-def test_an_unwritable_cache_folder_does_not_stop_the_check(monkeypatch, tmp_path):
-    blocked = tmp_path / "a-file"
-    blocked.write_text("", encoding="utf-8")
-    monkeypatch.setenv("CARDTOOL_CACHE_DIR", str(blocked / "cache"))  # below a file: cannot be made
-    pair = tuple(sorted((RED, GREEN)))
-    assert colour_differences({pair}) == _fresh({pair}, monkeypatch)
-
-
-def test_validate_loads_coloraide_only_for_colours_not_compared_before(tmp_path):
-    """The second validate of an unchanged palette reads the numbers and warns the same, ColorAide unloaded."""
-    folder = _deck_with_colours(tmp_path, "#5a9e3a", "#c48a2c")  # a pair close to protanopes: a warning
-    script = ("import contextlib, io, sys\nfrom cardtool.cli import main\nout = io.StringIO()\n"
-              "with contextlib.redirect_stdout(out):\n    code = main(['validate', sys.argv[1]])\n"
-              "print(code, 'coloraide' in sys.modules, out.getvalue().count('colour-too-close'))")
-    env = {**os.environ, "CARDTOOL_CACHE_DIR": str(tmp_path / "cache")}
-    runs = [subprocess.run([sys.executable, "-c", script, str(folder)], capture_output=True, text=True, env=env,
-                           cwd=ROOT, timeout=120) for _ in range(2)]
-    assert [run.stdout.split() for run in runs] == [["0", "True", "1"], ["0", "False", "1"]], runs[0].stderr
-
-
-_NUMBERS = """
-import json, sys
-if sys.argv[1] == "ordinary":
-    import coloraide  # ColorAide's own import: every table built at once
-from cardtool.deck.loader import load_deck
-from cardtool.render import colour_vision, colour_science
-Color = colour_science.color_class()
-out = {}
-for deck in sys.argv[2:]:
-    palette = colour_vision.game_palette(load_deck(__import__("pathlib").Path(deck)))
-    colours = sorted({entry.colour.lower() for entry in palette} | {"#000000", "#ffffff", "#7f7f7f"})
-    pairs = {(a, b) for a in colours for b in colours if a < b}
-    out[deck] = [[*pair, *values] for pair, values in sorted(colour_vision._computed(pairs).items())]
-    out[deck + " seen"] = [swatch.seen for swatch in colour_vision.swatches(palette)]
-robertson = Color.CCT_MAP["robertson-1968"]
-out["built before"] = "table" in vars(robertson)
-out["temperatures"] = [Color("white").cct(), Color("#ff8800").cct(method="ohno-2013"),
-                       Color.blackbody("srgb", 5000).to_string()]
-out["built after"] = "table" in vars(robertson)
-print(json.dumps(out))
-"""
-
-
-def test_coloraide_without_its_temperature_tables_gives_the_same_numbers():
-    """colour_science imports ColorAide without building the colour-temperature tables the palette check
-    never reads: every difference and simulated colour is the one ColorAide's ordinary import gives, and a
-    colour temperature asked later still is (its table built then)."""
-    import json
-
-    decks = [str(DECKS / deck) for deck in ("ecologies-bizarre-biomes", "symbiosis")]
-    env = {**os.environ, "CARDTOOL_CACHE_DIR": ""}
-    results = {}
-    for how in ("ordinary", "deferred"):
-        run = subprocess.run([sys.executable, "-c", _NUMBERS, how, *decks], capture_output=True, text=True,
-                             env=env, cwd=ROOT, timeout=120)
-        assert run.returncode == 0, run.stderr
-        results[how] = json.loads(run.stdout)
-    ordinary, deferred = results["ordinary"], results["deferred"]
-    assert ordinary.pop("built before") and ordinary.pop("built after")
-    assert (deferred.pop("built before"), deferred.pop("built after")) == (False, True)
-    assert deferred == ordinary
-    assert len(deferred[decks[0]]) >= 28  # the palette's colours and three greys, every pair
+@pytest.mark.parametrize("text", ["red", "#12345", "#gg0000", "", "#1234567"])
+def test_a_colour_not_written_as_hex_is_refused_by_name(text):
+    with pytest.raises(ValueError, match="not a colour as #rrggbb"):
+        parse_hex(text)
+    assert parse_hex("#abc") == parse_hex("#aabbcc")

@@ -7,9 +7,8 @@ model of Machado, Oliveira & Fernandes (2009, severity 1), tritanopia by that of
 (1997), which Machado's paper recommends for tritans; every pair in a group is then compared with the
 CIEDE2000 colour difference (ΔE00; Sharma, Wu & Dalal 2005). Pairs closer than TOO_CLOSE are warned about
 at the field that declares the colour (docs/printing.md explains the threshold). The colour science is
-ColorAide's (a pure-Python library), imported only by the commands that check or show a palette, and by
-validate only for pairs of colours it has not compared before (render/colour_cache.py keeps the numbers),
-without the colour-temperature tables it would build for nothing (render/colour_science.py).
+render/colour_science.py's plain Python (ColorAide's methods and numbers, which a test compares), so a
+palette is checked in about a millisecond and validate imports no colour library.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-#: Ways of seeing, in the order reports show them: (name, ColorAide filter, method).
+#: Ways of seeing, in the order reports show them: (name, dichromacy simulated, its model).
 VISIONS = (("normal vision", None, None), ("deuteranopia", "deutan", "machado"),
            ("protanopia", "protan", "machado"), ("tritanopia", "tritan", "brettel"))
 #: ΔE00 below which two colours of a group count as too alike to tell apart at a glance across a table.
@@ -46,19 +45,21 @@ class ClosePair:
     difference: float  # ΔE00
 
 
-def _simulated(colour: str) -> list:
-    """The colour as each of VISIONS sees it (ColorAide colours; the colour is parsed once)."""
-    from cardtool.render.colour_science import color_class
+def _simulated(colour: str) -> list[tuple[float, float, float]]:
+    """The colour as each of VISIONS sees it, as sRGB channels 0 to 1 (the colour is parsed once)."""
+    from cardtool.render.colour_science import parse_hex, simulate
 
-    base = color_class()(colour)
-    return [base if f is None else base.filter(f, method=m).convert("srgb").clip() for _, f, m in VISIONS]
+    base = parse_hex(colour)
+    return [simulate(base, vision) for _, vision, _ in VISIONS]
 
 
 def swatches(palette) -> tuple[Swatch, ...]:
     """Each colour of the palette as each of VISIONS sees it."""
     out = []
+    from cardtool.render.colour_science import to_hex
+
     for entry in palette:
-        seen = tuple(colour.to_string(hex=True) for colour in _simulated(entry.colour))
+        seen = tuple(to_hex(colour) for colour in _simulated(entry.colour))
         out.append(Swatch(entry.group, entry.name, entry.colour, seen))
     return tuple(out)
 
@@ -86,23 +87,12 @@ def _pair(first: str, second: str) -> tuple[str, str]:
 
 
 def colour_differences(pairs: set[tuple[str, str]]) -> dict[tuple[str, str], tuple[float, ...]]:
-    """The ΔE00 of each pair of colours under each of VISIONS: from cardtool's cache where it has them
-    (render/colour_cache.py), else computed with ColorAide and kept there."""
-    from cardtool.render.colour_cache import open_cache
+    """The ΔE00 of each pair of colours under each of VISIONS (each colour simulated once)."""
+    from cardtool.render.colour_science import delta_e_2000, to_lab
 
-    cache = open_cache(VISIONS)
-    known = cache.known(pairs)
-    missing = pairs - known.keys()
-    if missing:
-        computed = _computed(missing)
-        cache.add(computed, pairs)
-        known.update(computed)
-    return known
-
-
-def _computed(pairs: set[tuple[str, str]]) -> dict[tuple[str, str], tuple[float, ...]]:
-    seen = {colour: _simulated(colour) for colour in {colour for pair in pairs for colour in pair}}
-    return {(a, b): tuple(seen[a][v].delta_e(seen[b][v], method="2000") for v in range(len(VISIONS)))
+    colours = {colour for pair in pairs for colour in pair}
+    seen = {colour: [to_lab(rgb) for rgb in _simulated(colour)] for colour in colours}
+    return {(a, b): tuple(delta_e_2000(seen[a][v], seen[b][v]) for v in range(len(VISIONS)))
             for a, b in sorted(pairs)}
 
 
