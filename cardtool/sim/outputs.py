@@ -20,23 +20,18 @@ def render_html(template: str, context: dict) -> str:
 
 
 def render_pdf(html: str) -> bytes:
-    """The same page through WeasyPrint, its charts made quick to lay out (cardtool.sim.report_print)."""
+    """The same page through WeasyPrint, its charts made quick to lay out (cardtool.sim.report_print), in
+    parts laid out side by side where the template marks them (cardtool.sim.report_pdf)."""
     import logging
 
-    from weasyprint import HTML
-
+    from cardtool.render.fetcher import deck_fetcher
+    from cardtool.sim.report_pdf import report_pdf
     from cardtool.sim.report_print import printed_page
 
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
-    from cardtool.render.fetcher import check, deck_fetcher
-
-    fetcher = deck_fetcher(what="the simulation report")  # loads nothing but cardtool's own files and data: URLs
-    from cardtool.render.reproducible import weasyprint_pdf
-
-    pdf = weasyprint_pdf(HTML(string=printed_page(html), url_fetcher=fetcher).render())  # fixed dates: same input, same bytes
-    check(fetcher)
-    return pdf
+    # each document's fetcher loads nothing but cardtool's own files and data: URLs
+    return report_pdf(printed_page(html), lambda: deck_fetcher(what="the simulation report"))
 
 
 def write_outputs(out: Path, files: Mapping[str, str | bytes]) -> None:
