@@ -1,14 +1,16 @@
 """A report's PDF laid out in parts, on both cores: the page is cut where its template marks a part
-(before each printed card table), each part is its own WeasyPrint document, laid out in forked
-processes (render/parallel.py), and the parts' pages are put together with pikepdf.
+(before each Cards section of the printed page), each part is its own WeasyPrint document, the later
+parts laid out by a forked helper process while this one lays out the first, and the parts' pages are
+put together with pikepdf.
 
-WeasyPrint's layout is pure Python and the report's page costs about 1.8 s of it in one process, most
-of the time of writing a report; its card table alone is about 40%. A part starts a new page, so a
-report always breaks there (one core or two: the PDF is the same, byte for byte). What a single
-document would have made across parts is made again here: the page numbers ("3 / 8" at the foot of
-every page, which need the total) are laid out by WeasyPrint in a document of empty pages once the
-total is known and drawn over each page, the bookmarks are nested by heading level as WeasyPrint
-nests them, and the fonts the parts each embed are shared (render/shared_fonts.py).
+WeasyPrint's layout is pure Python, and the report's page cost about 1.8 s of it in one process, nearly
+all the time of writing a report; its Cards section is about half. A part starts a new page, so a report
+always breaks there (one core or two: the PDF is the same, byte for byte). What a single document would
+have made across parts is made again: the page numbers ("3 / 8" at the foot of every page, which need
+the total) are laid out by WeasyPrint in a document of empty pages once the total is known (the helper
+sends its page count before it draws its pages, so this overlaps) and drawn over each page; the
+bookmarks are nested by heading level as WeasyPrint nests them; the fonts the parts each embed are
+shared (render/shared_fonts.py). CARDTOOL_WORKERS=1 (render/parallel.py) lays every part out here.
 """
 
 from __future__ import annotations
@@ -46,25 +48,34 @@ def split(page: str) -> tuple[str, list[str], str]:
     return head + "<body>", [part for part in body.split(MARKER) if part.strip()], "</body>" + tail
 
 
-def laid_out(html: str, fetcher) -> tuple[bytes, list[tuple[int, str, int, float, float]]]:
-    """One part as PDF bytes, and its bookmarks: (level, label, page, left, top) in PDF points."""
+def _rendered(html: str, fetcher):
+    """One document laid out by WeasyPrint (not yet drawn)."""
     from weasyprint import HTML
 
+    with paused_collector():
+        return HTML(string=html, url_fetcher=fetcher).render()
+
+
+def _written(document) -> tuple[bytes, list[tuple[int, str, int, float, float]]]:
+    """A laid-out document as PDF bytes, and its bookmarks: (level, label, page, left, top) in PDF points."""
     from cardtool.render.reproducible import weasyprint_pdf
 
+    marks = [(level, label, number, x * PT_PER_PX, (page.height - y) * PT_PER_PX)
+             for number, page in enumerate(document.pages) for level, label, (x, y), _ in page.bookmarks]
     with paused_collector():
-        document = HTML(string=html, url_fetcher=fetcher).render()
-        marks = [(level, label, number, x * PT_PER_PX, (page.height - y) * PT_PER_PX)
-                 for number, page in enumerate(document.pages)
-                 for level, label, (x, y), _ in page.bookmarks]
         return weasyprint_pdf(document), marks
+
+
+def laid_out(html: str, fetcher) -> tuple[bytes, list[tuple[int, str, int, float, float]]]:
+    """One document as PDF bytes, and its bookmarks."""
+    return _written(_rendered(html, fetcher))
 
 
 def report_pdf(page: str, fetcher_for) -> bytes:
     """The printed page as one PDF; fetcher_for() gives each document its url_fetcher, which must have
     refused nothing (cardtool.render.fetcher.check)."""
     from cardtool.render.fetcher import check
-    from cardtool.render.parallel import join, run_sliced
+    from cardtool.render.parallel import workers
 
     head, parts, tail = split(page)
     if len(parts) < 2:
@@ -73,28 +84,103 @@ def report_pdf(page: str, fetcher_for) -> bytes:
         check(fetcher)
         return pdf
     unnumbered = head.replace("</style>", NO_NUMBERS + "</style>", 1)
-
-    def lay_out(start: int, end: int) -> list:
+    documents = [unnumbered + part + tail for part in parts]
+    mine = _first_share(parts) if workers() > 1 else len(parts)
+    with _Helper(documents[mine:], fetcher_for) as helper:
         made = []
-        for part in parts[start:end]:
+        for html in documents[:mine]:
             fetcher = fetcher_for()
-            made.append(laid_out(unnumbered + part + tail, fetcher))
+            document = _rendered(html, fetcher)
+            made.append((*_written(document), len(document.pages)))
             check(fetcher)
-        return made
+        total = sum(pages for _, _, pages in made) + helper.pages()  # the helper says as soon as it knows
+        numbers = _numbers(head, tail, total, fetcher_for)  # while the helper draws its pages
+        made += helper.results()
+    return _assemble(made, numbers)
 
-    made = join(run_sliced(lay_out, len(parts)))
-    return _assemble(made, _numbers(head, tail, made, fetcher_for))
+
+def _first_share(parts: list[str]) -> int:
+    """How many of the parts this process lays out, the helper the rest: the split nearest to half of the
+    page's text (which stands for the layout's time), this process taking less when in doubt, as it also
+    makes the page numbers and puts the PDF together."""
+    sizes = [len(part) for part in parts]
+    return min(range(1, len(parts)), key=lambda k: (abs(sum(sizes[:k]) - sum(sizes[k:])), k))
 
 
-def _numbers(head: str, tail: str, made: list, fetcher_for) -> bytes:
-    """A PDF of as many empty pages as the parts have, each with the page's own number and the total, as
-    the page's @page rule draws them."""
-    import pikepdf
+class _Helper:
+    """A forked process laying out the later parts: it sends their page count as soon as they are laid
+    out, then their PDFs (or the error that stopped it)."""
 
-    total = sum(len(pikepdf.open(BytesIO(pdf)).pages) for pdf, _ in made)
+    def __init__(self, documents: list[str], fetcher_for):
+        self.documents, self.fetcher_for = documents, fetcher_for
+        self.process = self.connection = None
+
+    def __enter__(self):
+        if self.documents:
+            import multiprocessing
+
+            context = multiprocessing.get_context("fork")
+            self.connection, theirs = context.Pipe(duplex=False)
+            self.process = context.Process(target=_help, args=(self.documents, self.fetcher_for, theirs),
+                                           daemon=True)
+            self.process.start()
+            theirs.close()
+        return self
+
+    def _receive(self, expected: str):
+        try:
+            kind, value = self.connection.recv()
+        except EOFError:
+            raise RuntimeError("the process laying out part of the report's PDF stopped") from None
+        if kind == "error":
+            raise value
+        assert kind == expected, kind
+        return value
+
+    def pages(self) -> int:
+        return self._receive("pages") if self.process else 0
+
+    def results(self) -> list:
+        return self._receive("done") if self.process else []
+
+    def __exit__(self, *exc):
+        if self.process is not None:
+            self.connection.close()
+            if exc[0] is not None:
+                self.process.terminate()
+            self.process.join()
+
+
+def _help(documents: list[str], fetcher_for, connection) -> None:
+    """The helper's work (in the forked process)."""
+    from cardtool.render.fetcher import check
+
+    try:
+        laid = []
+        for html in documents:
+            fetcher = fetcher_for()
+            laid.append((_rendered(html, fetcher), fetcher))
+            check(fetcher)
+        connection.send(("pages", sum(len(document.pages) for document, _ in laid)))
+        written = []
+        for document, fetcher in laid:
+            written.append((*_written(document), len(document.pages)))
+            check(fetcher)
+        connection.send(("done", written))
+    except BaseException as error:  # noqa: BLE001  (sent to the parent, which raises it)
+        connection.send(("error", error))
+    finally:
+        connection.close()
+
+
+def _numbers(head: str, tail: str, total: int, fetcher_for) -> bytes:
+    """A PDF of `total` empty pages, each with its number and the total, as the page's @page rule draws them."""
+    from cardtool.render.fetcher import check
+
     empty = '<div style="break-before: page"></div>'.join("<div></div>" for _ in range(total))
     fetcher = fetcher_for()
     numbers = laid_out(head + empty + tail, fetcher)[0]
+    check(fetcher)
     return numbers
 
 
@@ -105,10 +191,10 @@ def _assemble(made: list, numbers: bytes) -> bytes:
 
     from cardtool.render.shared_fonts import share_fonts
 
-    sources = [pikepdf.open(BytesIO(pdf)) for pdf, _ in made]
+    sources = [pikepdf.open(BytesIO(pdf)) for pdf, _, _ in made]
     out = pikepdf.new()
     marks = []
-    for source, (_, part_marks) in zip(sources, made):
+    for source, (_, part_marks, _) in zip(sources, made):
         marks += [(level, label, len(out.pages) + number, left, top) for level, label, number, left, top in part_marks]
         out.pages.extend(source.pages)
     with pikepdf.open(BytesIO(numbers)) as numbered:
