@@ -85,7 +85,7 @@ def report_pdf(page: str, fetcher_for) -> bytes:
         return pdf
     unnumbered = head.replace("</style>", NO_NUMBERS + "</style>", 1)
     documents = [unnumbered + part + tail for part in parts]
-    mine = _first_share(parts) if workers() > 1 else len(parts)
+    mine = _first_share(parts) if workers() > 1 and not _daemonic() else len(parts)
     with _Helper(documents[mine:], fetcher_for) as helper:
         made = []
         for html in documents[:mine]:
@@ -97,6 +97,13 @@ def report_pdf(page: str, fetcher_for) -> bytes:
         numbers = _numbers(head, tail, total, fetcher_for)  # while the helper draws its pages
         made += helper.results()
     return _assemble(made, numbers)
+
+
+def _daemonic() -> bool:
+    """Whether this process is a daemon (a pool's worker), which may not start a helper of its own."""
+    import multiprocessing
+
+    return multiprocessing.current_process().daemon
 
 
 def _first_share(parts: list[str]) -> int:
