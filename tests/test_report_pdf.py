@@ -49,10 +49,16 @@ def _outline(pdf: bytes) -> list[tuple[int, str, int]]:
     return found
 
 
-def test_the_page_is_cut_at_its_markers_only_in_the_body():
+def test_the_page_is_cut_once_at_the_marker_that_shares_the_work_best():
     head, parts, tail = split(PAGE)
-    assert head.endswith("<body>") and tail == "</body></html>" and len(parts) == 3
+    assert head.endswith("<body>") and tail == "</body></html>" and len(parts) == 2
+    assert "".join(parts) == PAGE[len(head):-len(tail)].replace(MARKER, "")
+    assert parts[1].startswith("<h2>Cards</h2>")  # 30 rows and more before, 40 rows and a paragraph after
+    small, large = "<p>x</p>", _rows(40)
+    assert split(_page(small, small, large))[1] == [small + small, large]
+    assert split(_page(large, small, small))[1] == [large, small + small]
     assert split(HEAD + "<p>x</p></body></html>")[1] == ["<p>x</p>"]
+    assert split(_page("", "<p>x</p>"))[1] == ["<p>x</p>"]  # a marker with nothing before it cuts nothing
 
 
 def test_every_page_of_a_report_in_parts_is_numbered_in_order_with_the_total():
@@ -66,9 +72,10 @@ def test_every_page_of_a_report_in_parts_is_numbered_in_order_with_the_total():
 
 
 def test_bookmarks_nest_as_in_one_document_and_point_at_each_heading_page():
+    head, (first, second), tail = split(PAGE)
     parts = _outline(report_pdf(PAGE, _fetcher))
-    whole = _outline(laid_out(PAGE.replace(MARKER, '<div style="break-before: page"></div>'), _fetcher())[0])
-    assert parts == whole  # one document broken at the same places: the same tree, the same pages
+    whole = _outline(laid_out(head + first + '<div style="break-before: page"></div>' + second + tail, _fetcher())[0])
+    assert parts == whole  # one document broken at the same place: the same tree, the same pages
     assert [(depth, title) for depth, title, _ in parts] == [(0, "Report"), (1, "First"), (2, "Detail"),
                                                               (1, "Cards"), (1, "Configuration")]
 

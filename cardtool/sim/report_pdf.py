@@ -1,10 +1,10 @@
 """A report's PDF laid out in parts, on both cores: the page is cut where its template marks a part
-(before each Cards section of the printed page), each part is its own WeasyPrint document, the later
-parts laid out by a forked helper process while this one lays out the first, and the parts' pages are
+(before a section, the one that halves the work best), each part is its own WeasyPrint document, the
+second laid out by a forked helper process while this one lays out the first, and the parts' pages are
 put together with pikepdf.
 
 WeasyPrint's layout is pure Python, and the report's page cost about 1.8 s of it in one process, nearly
-all the time of writing a report; its Cards section is about half. A part starts a new page, so a report
+all the time of writing a report. The second part starts a new page, so a report
 always breaks there (one core or two: the PDF is the same, byte for byte). What a single document would
 have made across parts is made again: the page numbers ("3 / 8" at the foot of every page, which need
 the total) are laid out by WeasyPrint in a document of empty pages once the total is known (the helper
@@ -19,8 +19,12 @@ import gc
 from contextlib import contextmanager
 from io import BytesIO
 
-#: Where the printed page may be cut into parts: templates put it only at the top level of the body.
+#: Where the printed page may be cut in two (before a section): templates put it only at the top level of
+#: the body. The page is cut at one of them, the one that shares the work best.
 MARKER = "<!-- cardtool: pdf part -->"
+#: This process's share of the work beyond its part, as a share of the page's: the page numbers and
+#: putting the PDF together (about a tenth of one document's time).
+ASSEMBLY_SHARE = 0.12
 #: Added to each part's stylesheet: its pages carry no number (the numbers are drawn over them later).
 NO_NUMBERS = "@page { @bottom-right { content: none; } }\n"
 PT_PER_PX = 0.75  # WeasyPrint's PDF points per CSS pixel
@@ -40,12 +44,21 @@ def paused_collector():
 
 
 def split(page: str) -> tuple[str, list[str], str]:
-    """(everything up to and including <body>, the body's parts, the rest) of a printed page."""
+    """(everything up to and including <body>, the body cut in at most two parts, the rest) of a printed
+    page; the cut is the marker at which the two parts' elements (what WeasyPrint lays out, about one
+    box each) come nearest to even, the first part counting ASSEMBLY_SHARE more."""
     head, _, rest = page.partition("<body>")
     body, _, tail = rest.rpartition("</body>")
     if not rest or not body:
         return page, [], ""
-    return head + "<body>", [part for part in body.split(MARKER) if part.strip()], "</body>" + tail
+    pieces = body.split(MARKER)
+    cuts = [k for k in range(1, len(pieces)) if "".join(pieces[:k]).strip() and "".join(pieces[k:]).strip()]
+    if not cuts:
+        return head + "<body>", [body.replace(MARKER, "")], "</body>" + tail
+    elements = [piece.count("<") for piece in pieces]
+    extra = ASSEMBLY_SHARE * sum(elements)
+    cut = min(cuts, key=lambda k: (max(sum(elements[:k]) + extra, sum(elements[k:])), k))
+    return head + "<body>", ["".join(pieces[:cut]), "".join(pieces[cut:])], "</body>" + tail
 
 
 def _rendered(html: str, fetcher):
@@ -85,7 +98,7 @@ def report_pdf(page: str, fetcher_for) -> bytes:
         return pdf
     unnumbered = head.replace("</style>", NO_NUMBERS + "</style>", 1)
     documents = [unnumbered + part + tail for part in parts]
-    mine = _first_share(parts) if workers() > 1 and not _daemonic() else len(parts)
+    mine = 1 if workers() > 1 and not _daemonic() else len(parts)
     with _Helper(documents[mine:], fetcher_for) as helper:
         made = []
         for html in documents[:mine]:
@@ -106,17 +119,9 @@ def _daemonic() -> bool:
     return multiprocessing.current_process().daemon
 
 
-def _first_share(parts: list[str]) -> int:
-    """How many of the parts this process lays out, the helper the rest: the split nearest to half of the
-    page's text (which stands for the layout's time), this process taking less when in doubt, as it also
-    makes the page numbers and puts the PDF together."""
-    sizes = [len(part) for part in parts]
-    return min(range(1, len(parts)), key=lambda k: (abs(sum(sizes[:k]) - sum(sizes[k:])), k))
-
-
 class _Helper:
-    """A forked process laying out the later parts: it sends their page count as soon as they are laid
-    out, then their PDFs (or the error that stopped it)."""
+    """A forked process laying out the second part: it sends its page count as soon as the part is laid
+    out, then its PDF (or the error that stopped it)."""
 
     def __init__(self, documents: list[str], fetcher_for):
         self.documents, self.fetcher_for = documents, fetcher_for
