@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,12 +13,6 @@ from cardtool.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 DECKS = ROOT / "decks"
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _cardtool_cache(tmp_path_factory):
-    """cardtool's user cache (render/colour_cache.py) in a temporary folder, never the tester's own."""
-    os.environ["CARDTOOL_CACHE_DIR"] = str(tmp_path_factory.mktemp("cardtool-cache"))
 
 
 @pytest.fixture
