@@ -126,7 +126,7 @@ class DeckPrint:
 
     def _single_document(self, faces, htmls: list[Markup] | None = None):
         return render_html(self.single_html(list(faces), htmls), self.base_url, self.roots,
-                           f"deck {self.deck.manifest.id}")
+                           f"deck {self.deck.manifest.id}", lean=True)
 
     def _html(self, face: Face) -> Markup:
         """card_html of a face, made once however often lay_out and the cache ask for it."""
