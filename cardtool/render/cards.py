@@ -145,29 +145,38 @@ class DeckPrint:
                                   self.base_url, str(self.css), html, named_files_digest(html, str(self.css)))
         return self._keys[html]
 
-    def lay_out(self, faces) -> LaidOut:
+    def lay_out(self, faces, entries: list | None = None) -> LaidOut:
         """Faces one a page, each page its own PDF (render/cache.py keeps them by content). Faces the
         build's cache holds are taken from it; the others, a long run cut in LAYOUT_PARTS halves, are
         laid out in ONE WeasyPrint document each; on two cores both at once, which takes about half the
-        time. A face's PDF holds its own font subsets, so its bytes depend on nothing but the face."""
+        time. A face's PDF holds its own font subsets, so its bytes depend on nothing but the face.
+
+        With `entries` (a worker fitting its part of the faces, see fitted_faces) the faces are all laid
+        out here, in one document, the cache neither asked nor written: each face's cache entry (key,
+        PDF, findings) is added to `entries` instead, for the process that holds the cache to keep."""
         faces = list(faces)
         htmls = [self._html(f) for f in faces]
         cache = current_cache()
         keys = [self.face_key(h) for h in htmls] if cache is not None else []
-        hits = [self._hits.pop(key) if key in self._hits else cached_face(cache, key, faces[i].key, self.frame)
-                for i, key in enumerate(keys)]
+        hits = [] if entries is not None else \
+            [self._hits.pop(key) if key in self._hits else cached_face(cache, key, faces[i].key, self.frame)
+             for i, key in enumerate(keys)]
         found = {i: hit for i, hit in enumerate(hits) if hit is not None}
         todo = [i for i in range(len(faces)) if i not in found]
         if todo:
             import_weasyprint()  # before the workers fork, and only when a face is to be laid out
-        cuts = slices(len(todo), LAYOUT_PARTS if len(todo) >= PARALLEL_FROM else 1)
-        parts = join(run_sliced(lambda first, last: [self._laid_pages([faces[todo[j]] for j in range(start, end)],
-                                                                      [htmls[todo[j]] for j in range(start, end)])
-                                                     for start, end in cuts[first:last]], len(cuts))) if todo else []
-        made = dict(zip(todo, (page for part in parts for page in part)))
+        parts = 1 if entries is not None or len(todo) < PARALLEL_FROM else LAYOUT_PARTS
+        cuts = slices(len(todo), parts)
+        laid = join(run_sliced(lambda first, last: [self._laid_pages([faces[todo[j]] for j in range(start, end)],
+                                                                     [htmls[todo[j]] for j in range(start, end)])
+                                                    for start, end in cuts[first:last]], len(cuts))) if todo else []
+        made = dict(zip(todo, (page for part in laid for page in part)))
         if cache is not None:
             for i in todo:
-                keep_face(cache, keys[i], *made[i])
+                if entries is None:
+                    keep_face(cache, keys[i], *made[i])
+                else:
+                    entries.append((keys[i], *made[i]))
         pages = [found[i] if i in found else made[i] for i in range(len(faces))]
         self.batches.append((len(found), len(todo)))
         return LaidOut([pdf for pdf, _ in pages], [(i, 0) for i in range(len(pages))],
@@ -228,19 +237,7 @@ class DeckPrint:
         """Faces fitted in this process without the cache: their sizes, their PDFs, and the cache entries
         of every face laid out (to be stored by the process that holds the cache)."""
         entries: list[tuple[str, bytes, list[Overflow]]] = []
-        keyed = current_cache() is not None
-
-        def lay_out(some) -> LaidOut:
-            some = list(some)
-            htmls = [card_html(f, self.frame) for f in some]
-            pages = self._laid_pages(some, htmls)
-            if keyed:
-                entries.extend((self.face_key(h), pdf, found) for h, (pdf, found) in zip(htmls, pages))
-            self.batches.append((0, len(some)))
-            return LaidOut([pdf for pdf, _ in pages], [(i, 0) for i in range(len(pages))],
-                           [o for _, found in pages for o in found])
-
-        fitted, laid = fit(faces, self.frame, lay_out)
+        fitted, laid = fit(faces, self.frame, lambda some: self.lay_out(some, entries))
         return [f.sizes for f in fitted], [laid.pdfs[pdf] for pdf, _ in laid.pages], entries
 
     def singles(self, backs: bool = True) -> tuple[list[Face], bytes]:
