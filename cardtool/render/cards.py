@@ -18,7 +18,7 @@ from cardtool.render.cache import current as current_cache
 from cardtool.render.fitting import LaidOut, Overflow, base_sizes, fit, overflows, render_html, with_sizes, write_pages
 from cardtool.render.impose import Note, SheetPage, Stamp, impose, merge
 from cardtool.render.libraries import import_weasyprint
-from cardtool.render.parallel import MAX_WORKERS, join, run_sliced, slices
+from cardtool.render.parallel import MAX_WORKERS, few_collections, join, run_sliced, slices
 from cardtool.render.reproducible import epoch
 from cardtool.render.sheets import PRINT_NOTE, CardSize, Layout, SheetSpec, layout
 from cardtool.suggest import did_you_mean
@@ -197,6 +197,10 @@ class DeckPrint:
         once on two cores, so no shrinking round waits for the other part; the faces the cache holds are
         fitted here first. A face's PDF depends on nothing but the face, so where it was laid out changes
         no byte."""
+        with few_collections():
+            return self._fitted_faces(backs)
+
+    def _fitted_faces(self, backs: bool) -> list[Face]:
         epoch()  # a malformed SOURCE_DATE_EPOCH fails here, before any layout, not in a worker
         faces = [with_sizes(f, self.frame) for f in self.faces(backs)]
         cache = current_cache()
