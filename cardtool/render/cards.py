@@ -17,6 +17,7 @@ from cardtool.render.cache import code_fingerprint, key_of, named_files_digest
 from cardtool.render.cache import current as current_cache
 from cardtool.render.fitting import LaidOut, Overflow, base_sizes, fit, overflows, render_html, with_sizes, write_pages
 from cardtool.render.impose import Note, SheetPage, Stamp, impose, merge
+from cardtool.render.lean import lean_html_class
 from cardtool.render.libraries import import_weasyprint
 from cardtool.render.parallel import MAX_WORKERS, few_collections, join, run_sliced, slices
 from cardtool.render.reproducible import epoch
@@ -26,6 +27,7 @@ from cardtool.suggest import did_you_mean
 
 PARALLEL_FROM = 24  # faces: fewer are laid out in one process (a fork costs more than it saves)
 LAYOUT_PARTS = MAX_WORKERS  # documents a long run of faces is laid out in, on any machine
+LEAN_FROM = 8  # faces in a document from which it is styled the lean way (render/lean.py: set-up ~0.1 s)
 
 
 @dataclass(frozen=True)
@@ -125,8 +127,9 @@ class DeckPrint:
         return render("single.html.j2", doc=context)
 
     def _single_document(self, faces, htmls: list[Markup] | None = None):
-        return render_html(self.single_html(list(faces), htmls), self.base_url, self.roots,
-                           f"deck {self.deck.manifest.id}", lean=True)
+        faces = list(faces)
+        return render_html(self.single_html(faces, htmls), self.base_url, self.roots,
+                           f"deck {self.deck.manifest.id}", lean=len(faces) >= LEAN_FROM)
 
     def _html(self, face: Face) -> Markup:
         """card_html of a face, made once however often lay_out and the cache ask for it."""
@@ -211,7 +214,8 @@ class DeckPrint:
             self.face_pdfs = [laid.pdfs[pdf] for pdf, _ in laid.pages]
             self._record(faces)
             return faces
-        import_weasyprint()  # before the workers fork
+        import_weasyprint()  # before the workers fork, with the lean styling's stylesheet made once for both
+        lean_html_class()
         fitted, laid = fit([faces[i] for i in kept], self.frame, self.lay_out) if kept else ([], LaidOut([], [], []))
         self.batches = [(len(kept), len(fresh))]
         dealt = [fresh[part::LAYOUT_PARTS] for part in range(LAYOUT_PARTS)]  # dealt in turn: each part a like mix

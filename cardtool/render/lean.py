@@ -135,7 +135,8 @@ def _lean_user_agent():
 
 
 @lru_cache(maxsize=1)
-def _lean_html_class():
+def lean_html_class():
+    """The HTML class styled with the lean user-agent stylesheet (made once), or None."""
     from weasyprint import HTML
     from weasyprint import html as weasy_html
 
@@ -159,4 +160,4 @@ def card_html_class(html: str):
 
     if re.search(r"footnote|note-(call|marker|callback)|list-item", html):
         return HTML
-    return _lean_html_class() or HTML
+    return lean_html_class() or HTML
