@@ -17,8 +17,9 @@ from cardtool.render.cache import code_fingerprint, key_of, named_files_digest
 from cardtool.render.cache import current as current_cache
 from cardtool.render.fitting import LaidOut, Overflow, base_sizes, fit, overflows, render_html, with_sizes, write_pages
 from cardtool.render.impose import Note, SheetPage, Stamp, impose, merge
+from cardtool.render.lean import lean_html_class
 from cardtool.render.libraries import import_weasyprint
-from cardtool.render.parallel import MAX_WORKERS, join, run_sliced, slices
+from cardtool.render.parallel import MAX_WORKERS, few_collections, join, run_sliced, slices
 from cardtool.render.reproducible import epoch
 from cardtool.render.sheets import PRINT_NOTE, CardSize, Layout, SheetSpec, layout
 from cardtool.suggest import did_you_mean
@@ -26,6 +27,7 @@ from cardtool.suggest import did_you_mean
 
 PARALLEL_FROM = 24  # faces: fewer are laid out in one process (a fork costs more than it saves)
 LAYOUT_PARTS = MAX_WORKERS  # documents a long run of faces is laid out in, on any machine
+LEAN_FROM = 8  # faces in a document from which it is styled the lean way (render/lean.py: set-up ~0.1 s)
 
 
 @dataclass(frozen=True)
@@ -125,8 +127,9 @@ class DeckPrint:
         return render("single.html.j2", doc=context)
 
     def _single_document(self, faces, htmls: list[Markup] | None = None):
-        return render_html(self.single_html(list(faces), htmls), self.base_url, self.roots,
-                           f"deck {self.deck.manifest.id}")
+        faces = list(faces)
+        return render_html(self.single_html(faces, htmls), self.base_url, self.roots,
+                           f"deck {self.deck.manifest.id}", lean=len(faces) >= LEAN_FROM)
 
     def _html(self, face: Face) -> Markup:
         """card_html of a face, made once however often lay_out and the cache ask for it."""
@@ -145,29 +148,38 @@ class DeckPrint:
                                   self.base_url, str(self.css), html, named_files_digest(html, str(self.css)))
         return self._keys[html]
 
-    def lay_out(self, faces) -> LaidOut:
+    def lay_out(self, faces, entries: list | None = None) -> LaidOut:
         """Faces one a page, each page its own PDF (render/cache.py keeps them by content). Faces the
         build's cache holds are taken from it; the others, a long run cut in LAYOUT_PARTS halves, are
         laid out in ONE WeasyPrint document each; on two cores both at once, which takes about half the
-        time. A face's PDF holds its own font subsets, so its bytes depend on nothing but the face."""
+        time. A face's PDF holds its own font subsets, so its bytes depend on nothing but the face.
+
+        With `entries` (a worker fitting its part of the faces, see fitted_faces) the faces are all laid
+        out here, in one document, the cache neither asked nor written: each face's cache entry (key,
+        PDF, findings) is added to `entries` instead, for the process that holds the cache to keep."""
         faces = list(faces)
         htmls = [self._html(f) for f in faces]
         cache = current_cache()
         keys = [self.face_key(h) for h in htmls] if cache is not None else []
-        hits = [self._hits.pop(key) if key in self._hits else cached_face(cache, key, faces[i].key, self.frame)
-                for i, key in enumerate(keys)]
+        hits = [] if entries is not None else \
+            [self._hits.pop(key) if key in self._hits else cached_face(cache, key, faces[i].key, self.frame)
+             for i, key in enumerate(keys)]
         found = {i: hit for i, hit in enumerate(hits) if hit is not None}
         todo = [i for i in range(len(faces)) if i not in found]
         if todo:
             import_weasyprint()  # before the workers fork, and only when a face is to be laid out
-        cuts = slices(len(todo), LAYOUT_PARTS if len(todo) >= PARALLEL_FROM else 1)
-        parts = join(run_sliced(lambda first, last: [self._laid_pages([faces[todo[j]] for j in range(start, end)],
-                                                                      [htmls[todo[j]] for j in range(start, end)])
-                                                     for start, end in cuts[first:last]], len(cuts))) if todo else []
-        made = dict(zip(todo, (page for part in parts for page in part)))
+        parts = 1 if entries is not None or len(todo) < PARALLEL_FROM else LAYOUT_PARTS
+        cuts = slices(len(todo), parts)
+        laid = join(run_sliced(lambda first, last: [self._laid_pages([faces[todo[j]] for j in range(start, end)],
+                                                                     [htmls[todo[j]] for j in range(start, end)])
+                                                    for start, end in cuts[first:last]], len(cuts))) if todo else []
+        made = dict(zip(todo, (page for part in laid for page in part)))
         if cache is not None:
             for i in todo:
-                keep_face(cache, keys[i], *made[i])
+                if entries is None:
+                    keep_face(cache, keys[i], *made[i])
+                else:
+                    entries.append((keys[i], *made[i]))
         pages = [found[i] if i in found else made[i] for i in range(len(faces))]
         self.batches.append((len(found), len(todo)))
         return LaidOut([pdf for pdf, _ in pages], [(i, 0) for i in range(len(pages))],
@@ -188,6 +200,10 @@ class DeckPrint:
         once on two cores, so no shrinking round waits for the other part; the faces the cache holds are
         fitted here first. A face's PDF depends on nothing but the face, so where it was laid out changes
         no byte."""
+        with few_collections():
+            return self._fitted_faces(backs)
+
+    def _fitted_faces(self, backs: bool) -> list[Face]:
         epoch()  # a malformed SOURCE_DATE_EPOCH fails here, before any layout, not in a worker
         faces = [with_sizes(f, self.frame) for f in self.faces(backs)]
         cache = current_cache()
@@ -198,7 +214,8 @@ class DeckPrint:
             self.face_pdfs = [laid.pdfs[pdf] for pdf, _ in laid.pages]
             self._record(faces)
             return faces
-        import_weasyprint()  # before the workers fork
+        import_weasyprint()  # before the workers fork, with the lean styling's stylesheet made once for both
+        lean_html_class()
         fitted, laid = fit([faces[i] for i in kept], self.frame, self.lay_out) if kept else ([], LaidOut([], [], []))
         self.batches = [(len(kept), len(fresh))]
         dealt = [fresh[part::LAYOUT_PARTS] for part in range(LAYOUT_PARTS)]  # dealt in turn: each part a like mix
@@ -228,19 +245,7 @@ class DeckPrint:
         """Faces fitted in this process without the cache: their sizes, their PDFs, and the cache entries
         of every face laid out (to be stored by the process that holds the cache)."""
         entries: list[tuple[str, bytes, list[Overflow]]] = []
-        keyed = current_cache() is not None
-
-        def lay_out(some) -> LaidOut:
-            some = list(some)
-            htmls = [card_html(f, self.frame) for f in some]
-            pages = self._laid_pages(some, htmls)
-            if keyed:
-                entries.extend((self.face_key(h), pdf, found) for h, (pdf, found) in zip(htmls, pages))
-            self.batches.append((0, len(some)))
-            return LaidOut([pdf for pdf, _ in pages], [(i, 0) for i in range(len(pages))],
-                           [o for _, found in pages for o in found])
-
-        fitted, laid = fit(faces, self.frame, lay_out)
+        fitted, laid = fit(faces, self.frame, lambda some: self.lay_out(some, entries))
         return [f.sizes for f in fitted], [laid.pdfs[pdf] for pdf, _ in laid.pages], entries
 
     def singles(self, backs: bool = True) -> tuple[list[Face], bytes]:

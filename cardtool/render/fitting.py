@@ -28,6 +28,8 @@ from cardtool.errors import RenderError
 from cardtool.render.context import Face, Frame
 from cardtool.render.fetcher import check as check_fetches
 from cardtool.render.fetcher import deck_fetcher
+from cardtool.render.lean import PREFIX as SHARED_PREFIX
+from cardtool.render.lean import card_html_class, shared_styles
 from cardtool.render.reproducible import weasyprint_pdf
 
 STEP = 0.25  # pt between candidate sizes
@@ -47,13 +49,17 @@ def font_config():
     return FontConfiguration()
 
 
-def render_html(html: str, base_url: str, roots: Roots = Roots(()), what: str = "cards"):
+def render_html(html: str, base_url: str, roots: Roots = Roots(()), what: str = "cards", lean: bool = False):
     """Lay out an HTML string into a WeasyPrint document (pages of boxes), loading only files inside
-    roots (and cardtool's own templates) and data: URLs; `what` names the document in errors."""
+    roots (and cardtool's own templates) and data: URLs; `what` names the document in errors. `lean`
+    styles a document of many cards with less work and the same result (render/lean.py)."""
     from weasyprint import HTML
 
+    if lean:
+        html = shared_styles(html)
     fetcher = deck_fetcher(roots, what)
-    document = HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(font_config=font_config())
+    document = (card_html_class(html) if lean else HTML)(string=html, base_url=base_url, url_fetcher=fetcher) \
+        .render(font_config=font_config())
     _FETCHERS[document] = fetcher
     check_fetches(fetcher)
     check_floors(document)
@@ -203,7 +209,7 @@ def small_text(page) -> list[SmallText]:
             floors[key] = (float(text_floor), float(label_floor))
         kind = _element_attr(box, "data-floor") or kind
         named = _element_attr(box, "data-field") or named
-        classes = (_element_attr(box, "class") or "").split()
+        classes = [c for c in (_element_attr(box, "class") or "").split() if not c.startswith(SHARED_PREFIX)]
         classed = " ".join((classed.split()[-1:] if classed else []) + classes[-1:]) if classes else classed
         if type(box).__name__ == "TextBox" and key is not None and getattr(box, "text", "").strip():
             size = round(box.style["font_size"] * 0.75, 2)  # CSS px to pt

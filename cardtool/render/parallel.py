@@ -6,12 +6,15 @@ where the platform cannot fork, or has one core, the work runs in this process.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 MAX_WORKERS = 2
+RELAXED_COLLECTION = (200_000, 50, 1000)  # gc thresholds while laying out (Python's default is 700, 10, 10)
 
 
 def workers() -> int:
@@ -56,3 +59,17 @@ def run_sliced(task: Callable[[int, int], Any], count: int, minimum: int = 2) ->
 
 def join(results: Sequence[list]) -> list:
     return [item for result in results for item in result]
+
+
+@contextmanager
+def few_collections() -> Iterator[None]:
+    """While inside, Python's cycle collector runs far less often. Laying out cards makes millions of
+    short-lived objects that reference counting frees anyway, and the collector's passes over them took
+    about an eighth of the CPU (measured on the 95 Ecologies faces; peak memory the same). Workers forked
+    inside inherit it; the thresholds are restored on leaving."""
+    before = gc.get_threshold()
+    gc.set_threshold(*RELAXED_COLLECTION)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
