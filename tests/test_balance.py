@@ -155,6 +155,29 @@ def test_each_changed_value_costs_what_the_tuning_file_says(tmp_path):
     assert same.penalty < 1000000 <= changed.penalty
 
 
+def test_a_second_line_up_plays_its_share_and_adds_its_own_findings(tmp_path):
+    """`simulation.also`: each look also plays the other line-up (here a quarter as many games), and the
+    penalty counts the targets under both, each of the second's findings naming its bots."""
+    from cardtool.balance.play import Player
+    from cardtool.balance.targets import penalty
+
+    report = Report()
+    text = SMALL.replace("looks: [40, 80]}", "looks: [40, 80], also: [{bots: 'random,greedy', share: 0.5}]}")
+    tuning = read_tuning(tuning_file(tmp_path, text), report)
+    assert tuning is not None, report.format()
+    assert tuning.plan.also == (("random,greedy", 0.5),)
+    source = load(SYMBIOSIS).source
+    params = parameters(tuning, source, report)
+    played = Player(tuning, SYMBIOSIS, source, params, tmp_path, jobs=1).play({params[0].name: 3})
+    assert played.games == 80 + 40
+    second = [f for f in played.findings if f.goal.endswith("(random,greedy)")]
+    first = [f for f in played.findings if f not in second]
+    assert {f.target for f in second} == {f.target for f in first} == {"seat_fairness", "card_impact", "stalled"}
+    assert played.penalty == pytest.approx(penalty(first) + penalty(second))
+    report = Report()
+    assert read_tuning(tuning_file(tmp_path, text.replace("share: 0.5", "share: 0")), report) is None
+
+
 def test_the_last_step_puts_back_every_change_that_does_not_pay_for_itself():
     """A fake game where only x matters (0 at x = 3, else 10) and every change costs 1: from a best
     candidate that also moved y, the last step puts y back and keeps x's change, which earns its place."""

@@ -54,6 +54,8 @@ def test_the_shipped_deck_names_its_ending_and_its_expansion_plays_by_it():
     assert EcologiesGame(expansion, 4).ending == "round"
     assert EcologiesGame(base, 4, ending="immediate").ending == "immediate"  # the rulebook's, on request
     assert EcologiesGame(base, 4).public(0).rules[-1] == ("ending", "round")  # search bots' worlds too
+    assert base.manifest.rule("opening") == "first-player-draws-3" == expansion.manifest.rule("opening")
+    assert base.manifest.rules["opening"]["source"] == "design"
 
 
 @pytest.mark.parametrize("rules, code", [
@@ -86,3 +88,25 @@ def test_with_the_round_ending_12_vp_waits_for_the_last_seat_and_the_most_vp_win
         legal = state.legal_actions()
         apply_checked(state, EndPhase() if EndPhase() in legal else legal[0])
     assert state.end_reason == TARGET and state.turns_played == 2 and state.winners() == [0]
+
+
+def _turn_draws(state) -> dict[int, list[int]]:
+    """Cards each seat drew at the start of its turns, turn by turn."""
+    draws: dict[int, dict[int, int]] = {}
+    for turn, kind, seat, _, detail in state.events:
+        if kind == "draw" and detail == "turn":
+            draws.setdefault(seat, {}).setdefault(turn, 0)
+            draws[seat][turn] += 1
+    return {seat: [by_turn[t] for t in sorted(by_turn)] for seat, by_turn in draws.items()}
+
+
+def test_with_the_first_player_opening_only_the_first_player_draws_3_and_only_on_their_first_turn():
+    deck = load_deck(OLD)
+    for players in (6, 4, 2):
+        ((game, state),) = _games(deck, [3], players=players, opening="first-player-draws-3", ending="round")
+        draws = _turn_draws(state)
+        assert [draws[seat][0] for seat in range(players)] == [3] + [2] * (players - 1)
+        assert all(n == 2 for seat in range(players) for n in draws[seat][1:])  # only the first turn
+    ((game, state),) = _games(deck, [3], players=6)
+    assert game.opening == "equal" and {draws[0] for draws in _turn_draws(state).values()} == {2}  # the rulebook's
+    assert game.public(0).rules[1] == ("opening", "equal")  # search bots' worlds draw as the game does

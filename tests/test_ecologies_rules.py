@@ -63,9 +63,11 @@ def plays_of(state) -> set:
 
 
 def test_deal_gives_each_seat_seven_cards_and_the_first_player_draws_two(deck):
-    state = EcologiesGame(deck, 4, "multi", 3).new_initial_state()
+    state = EcologiesGame(deck, 4, "multi", 3, opening="equal").new_initial_state()  # the rulebook's draw
     assert [len(h) for h in state.hands] == [9, 7, 7, 7]
     assert len(state.deck) == 108 - 30 and state.current_player == 0 and state.phase == "trade"
+    state = EcologiesGame(deck, 4, "multi", 3).new_initial_state()  # the shipped deck's: P1 draws 3 first
+    assert [len(h) for h in state.hands] == [10, 7, 7, 7]
 
 
 def test_a_turn_is_trade_then_play_then_purchase_then_the_next_seat_draws_two(deck):

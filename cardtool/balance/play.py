@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cardtool.balance.params import Parameter, overrides, write_deck
@@ -71,26 +71,32 @@ class Player:
         plan = self.tuning.plan
         plugin = simulated_game(deck)
         spec = Spec.of(plugin, deck)
-        records: list = []
-        setup = None
+        lineups = ((plan.bots, 1.0),) + plan.also
+        records: list[list] = [[] for _ in lineups]
+        players = prepare(deck, games=1, players=plan.players, mode=plan.mode, bots=plan.bots, seed=plan.seed).players
         played = Played(values, 0, math.inf)
         seeds = search_seeds(plan.seed, len(plan.looks))
         cost = self.tuning.cost_per_change * sum(values[p.name] != p.current for p in self.params)
         for k, seed in enumerate(seeds):
-            players = setup.players if setup else prepare(deck, games=1, players=plan.players, mode=plan.mode,
-                                                          bots=plan.bots, seed=seed).players
-            games = increments(plan.looks, players)[k]
-            setup = prepare(deck, games=games, players=plan.players, mode=plan.mode, bots=plan.bots, seed=seed,
-                            max_turns=plan.max_turns)
-            records += run(setup, jobs=self.jobs, scheduler=self.scheduler).records
-            findings = measure(analyse(records, spec), self.tuning.targets, self.kinds, self.peers)
-            played = Played(values, len(records), penalty(findings) + cost, findings)
+            findings = []
+            for which, (bots, share) in enumerate(lineups):
+                games = increments(tuple(max(1, round(n * share)) for n in plan.looks), players)[k]
+                if games:
+                    setup = prepare(deck, games=games, players=plan.players, mode=plan.mode, bots=bots, seed=seed,
+                                    max_turns=plan.max_turns)
+                    records[which] += run(setup, jobs=self.jobs, scheduler=self.scheduler).records
+                if not records[which]:
+                    continue
+                found = measure(analyse(records[which], spec), self.tuning.targets, self.kinds, self.peers)
+                # a second line-up's findings say which bots they are of; the first's read as before
+                findings += found if not which else [replace(f, goal=f"{f.goal} ({bots})") for f in found]
+            played = Played(values, sum(map(len, records)), penalty(findings) + cost, findings)
             if k == len(seeds) - 1:
                 break
             if hopeful(findings) + cost > best:
-                played.stopped = f"hopeless after {len(records)} games"
+                played.stopped = f"hopeless after {played.games} games"
                 break
-            if look is not None and look(len(records), played.penalty):
-                played.stopped = f"pruned after {len(records)} games"
+            if look is not None and look(played.games, played.penalty):
+                played.stopped = f"pruned after {played.games} games"
                 break
         return played

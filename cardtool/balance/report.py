@@ -29,7 +29,8 @@ def balance_json(deck_id: str, tuning, outcome: Outcome, params, checks: list[Ch
         "search": {"candidates": outcome.trials, "games": outcome.games, "resumed_from": outcome.resumed,
                    "simplified": outcome.simplified,
                    "penalty_before": outcome.baseline.penalty, "penalty_after": outcome.best.penalty,
-                   "seeds": {"first": tuning.plan.seed, "looks": list(tuning.plan.looks)}, "bots": tuning.plan.bots},
+                   "seeds": {"first": tuning.plan.seed, "looks": list(tuning.plan.looks)}, "bots": tuning.plan.bots,
+                   "also": [{"bots": bots, "share": share} for bots, share in tuning.plan.also]},
         "changes": changes(outcome, params),
         "check": [{"lineup": c.lineup, "games": c.games, "seed": tuning.plan.check_seed,
                    "before": [f.to_json() for f in c.before], "after": [f.to_json() for f in c.after]}
@@ -38,10 +39,15 @@ def balance_json(deck_id: str, tuning, outcome: Outcome, params, checks: list[Ch
     }, indent=2, default=str)
 
 
+def _bots(plan) -> str:
+    """The search's line-ups: `bots`, and those played beside it with their share of each look."""
+    return plan.bots + "".join(f" and {bots} ({share:g} of each look's games)" for bots, share in plan.also)
+
+
 def report_md(deck_name: str, tuning, outcome: Outcome, params, checks: list[Checked]) -> str:
     lines = [f"# Balance of {deck_name}: before and after", "",
              f"Tuning file `{tuning.file}`. The search played {outcome.trials} candidates ({outcome.games} games, "
-             f"bots {tuning.plan.bots}, seeds from {tuning.plan.seed}); its penalty (the sum of squares of how far "
+             f"bots {_bots(tuning.plan)}, seeds from {tuning.plan.seed}); its penalty (the sum of squares of how far "
              f"each estimate lies outside its target"
              + (f", plus {tuning.cost_per_change:g} for each value changed" if tuning.cost_per_change else "")
              + f") went from {outcome.baseline.penalty:.1f} to "

@@ -63,6 +63,7 @@ class Plan:
     check_games: int
     check_seed: int
     lineups: tuple[tuple[str, int], ...]  # (line-up, games on the check)
+    also: tuple[tuple[str, float], ...] = ()  # (line-up, share of each look's games) played beside `bots`
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,8 @@ def _plan(doc: SourceDoc, data: dict, report: Report) -> Plan:
     return Plan(sim.get("players"), sim.get("mode"), sim.get("bots", "greedy"), seed, sim.get("max_turns", 1000),
                 looks, check["games"], check["seed"],
                 tuple((w, check["games"]) if isinstance(w, str) else (w["lineup"], w.get("games", check["games"]))
-                      for w in check["lineups"]))
+                      for w in check["lineups"]),
+                tuple((w["bots"], w.get("share", 1.0)) for w in sim.get("also") or ()))
 
 
 def search_seeds(seed: int, looks: int) -> tuple[int, ...]:

@@ -16,7 +16,7 @@ from cardtool.engine.protocol import Seat
 from cardtool.errors import UsageError
 from cardtool.games.ecologies import rules, text, turns, view
 from cardtool.games.ecologies.model import EcologiesDeck
-from cardtool.games.ecologies.rules import DRAWS, ENDINGS, HAND_SIZE, MAX_ROUNDS, TARGET_VP
+from cardtool.games.ecologies.rules import DRAWS, ENDINGS, HAND_SIZE, MAX_ROUNDS, OPENINGS, TARGET_VP
 from cardtool.games.ecologies.state import EcologiesState
 from cardtool.games.ecologies.table import CardTable, seat_table
 from cardtool.games.ecologies.view import Observation
@@ -47,7 +47,7 @@ class EcologiesGame:
     describe = staticmethod(text.describe)
 
     def __init__(self, deck: EcologiesDeck | CardTable, players: int, mode: str = "multi", seed: int = 0, *,
-                 max_rounds: int | None = None, ending: str | None = None):
+                 max_rounds: int | None = None, opening: str | None = None, ending: str | None = None):
         self.table = deck if isinstance(deck, CardTable) else CardTable.of(deck)
         if mode not in MODES:
             hint = did_you_mean(mode, MODES)
@@ -66,6 +66,9 @@ class EcologiesGame:
         self.ending = ending or self.table.deck.manifest.rule("ending") or ENDINGS[0]
         if self.ending not in ENDINGS:
             raise UsageError(f"unknown Ecologies ending '{self.ending}' (endings: {', '.join(ENDINGS)})")
+        self.opening = opening or self.table.deck.manifest.rule("opening") or OPENINGS[0]  # rules.OPENINGS
+        if self.opening not in OPENINGS:
+            raise UsageError(f"unknown Ecologies opening '{self.opening}' (openings: {', '.join(OPENINGS)})")
 
     def new_initial_state(self) -> EcologiesState:
         rng = random.Random(self.seed)
@@ -83,7 +86,7 @@ class EcologiesGame:
         table is the seat's own copy (seat_table): the engine's memoises arrangements of the cards it
         tried, those in hidden hands included, so sharing it would leak them."""
         return Seat(seat_table(self.table, seat), self.mode, self.players, seat,
-                    (("max_rounds", self.max_rounds), ("ending", self.ending)))
+                    (("max_rounds", self.max_rounds), ("opening", self.opening), ("ending", self.ending)))
 
     def sample_state(self, observation: Observation, rng: random.Random) -> EcologiesState:
         """A world consistent with the observation (see sample_state): for tests."""

@@ -9,7 +9,7 @@ from cardtool.suggest import did_you_mean
 
 #: The rule options a deck may set in deck.yaml's `rules:`, each with its choices, the rulebook's first
 #: (the engine's rules.ENDINGS; docs/rules/ecologies.md says what each does).
-RULE_OPTIONS = {"ending": ("immediate", "round")}
+RULE_OPTIONS = {"ending": ("immediate", "round"), "opening": ("equal", "first-player-draws-3")}
 
 
 def check_rule_options(source: DeckSource, report: Report) -> None:

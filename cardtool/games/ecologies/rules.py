@@ -33,6 +33,18 @@ TARGET_VP = 12
 #: rule (docs/rules/ecologies.md), at the end of the round in which a player has 12, so every seat has had
 #: as many turns. The first is the default: a deck that names no ending plays the rulebook's.
 ENDINGS = RULE_OPTIONS["ending"]
+#: What each seat draws on its first turn (deck.yaml `rules: {opening: {choice: ...}}`): `equal`, the
+#: rulebook's (every turn draws 2); `first-player-draws-3`, the project's rule (docs/rules/ecologies.md):
+#: the first player draws 3 on their first turn, since with the `round` ending the first seat, whom every
+#: other seat answers before the round ends, won least. The first is the default.
+OPENINGS = RULE_OPTIONS["opening"]
+
+
+def first_turn_extra(opening: str, seat: int) -> int:
+    """Cards a seat draws on its first turn beyond the turn's draw, by the opening rule."""
+    return 1 if opening == "first-player-draws-3" and seat == 0 else 0
+
+
 #: A playtest safeguard, not a rulebook rule: a game still going after this many rounds ends, and the
 #: most VP wins (bots that keep buying recycle the deck, and could otherwise play on for ever). Games
 #: of bots that try to win end long before (4 greedy players: 9 rounds on average, rarely over 20); a

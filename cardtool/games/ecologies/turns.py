@@ -13,7 +13,7 @@ from cardtool.games.ecologies.actions import (
     Accept, Arrange, BuyWith, ChooseCard, ChoosePlayer, Decline, DestroyEcology, Discard, Draw, EndPhase, Move, Offer,
     Play, UseBonus)
 from cardtool.games.ecologies.rules import (
-    BUY_COST, DRAWS, ECOLOGY_COST, SINGLE_DISCARDS, choice_options, is_free, ready, responders)
+    BUY_COST, DRAWS, ECOLOGY_COST, SINGLE_DISCARDS, choice_options, first_turn_extra, is_free, ready, responders)
 from cardtool.games.ecologies.state import DECK_OUT, EXHAUSTED, ROUND_CAP, TARGET, Eco, EcologiesState
 
 
@@ -137,7 +137,8 @@ def start_turn(state: EcologiesState) -> None:
             stack.append(("draw", seat, DRAWS["single"], "turn"))
     else:
         stack.append(("phase", seat, "trade"))
-        stack.append(("draw", seat, DRAWS[state.game.mode], "turn"))
+        first = first_turn_extra(state.game.opening, seat) if state.own_turns[seat] == 1 else 0
+        stack.append(("draw", seat, DRAWS[state.game.mode] + first, "turn"))
     for active in reversed(state.active()):
         effect = active.effect
         if (active.controller == seat and effect.trigger == "turn_start" and effects.usable(state, effect)
