@@ -20,6 +20,7 @@ calls that weighed two or more actions are printed too.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 from concurrent.futures import ProcessPoolExecutor
 import statistics
@@ -62,13 +63,15 @@ class Timed:
 
 
 def play_games(game_name: str, bot: str, opponent: str, seed: int, indices: range,
-               quiet: bool) -> tuple[float, list[tuple[float, int]], list[float]]:
-    """(wins of the measured bot, wall ms and legal actions of each of its decisions, CPU ms of each)."""
+               quiet: bool) -> tuple[float, list[tuple[float, int]], list[float], list[float]]:
+    """(wins of the measured bot, wall ms and legal actions of each of its decisions, CPU ms of each,
+    the bot's result in each game: 1 a win, 0 a loss, a share of a tie)."""
     deck_dir, mode, _, _ = SETUPS[game_name]
     plugin, deck = GAMES[game_name], load_deck(ROOT / deck_dir)
     wins = 0.0
     times: list[tuple[float, int]] = []
     cpu: list[float] = []
+    results: list[float] = []
     for index in indices:
         names = [bot, opponent] if index % 2 == 0 else [opponent, bot]
         searcher = index % 2
@@ -77,12 +80,12 @@ def play_games(game_name: str, bot: str, opponent: str, seed: int, indices: rang
         bots[searcher] = Timed(bots[searcher], times, cpu)
         state = play(game, bots, max_turns=DEFAULT_MAX_TURNS)
         winners = state.winners()
-        if searcher in winners:
-            wins += 1.0 / len(winners)
+        results.append(1.0 / len(winners) if searcher in winners else 0.0)
+        wins += results[-1]
         if not quiet:
             print(f"  {game_name} game {index + 1} ({indices.start + 1}-{indices.stop}): {bot} {wins:g} wins",
                   file=sys.stderr, flush=True)
-    return wins, times, cpu
+    return wins, times, cpu, results
 
 
 def measure(game_name: str, bot: str, opponent: str, games: int, seed: int, quiet: bool, jobs: int = 1) -> dict:
@@ -99,6 +102,7 @@ def measure(game_name: str, bot: str, opponent: str, games: int, seed: int, quie
     wins = sum(part[0] for part in parts)
     times = [entry for part in parts for entry in part[1]]
     cpu = [entry for part in parts for entry in part[2]]
+    results = [entry for part in parts for entry in part[3]]
     low, high = wilson(wins, games)
     all_ms = [ms for ms, _ in times]
     weighed = [ms for ms, legal in times if legal > 1]
@@ -106,7 +110,7 @@ def measure(game_name: str, bot: str, opponent: str, games: int, seed: int, quie
             "rate": wins / games, "low": low, "high": high, "target": target, "lower_target": lower_target,
             "median_ms": statistics.median(all_ms), "median_weighed_ms": statistics.median(weighed or [0.0]),
             "decisions": len(all_ms), "seconds": time.perf_counter() - started,
-            "median_cpu_ms": statistics.median(cpu), "load": os.getloadavg()[0],
+            "median_cpu_ms": statistics.median(cpu), "load": os.getloadavg()[0], "results": results,
             "median_weighed_cpu_ms": statistics.median([c for c, (_, legal) in zip(cpu, times) if legal > 1] or [0.0])}
 
 
@@ -140,13 +144,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", default="greedy")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quiet", action="store_true", help="no progress line per game")
+    parser.add_argument("--results", type=Path, help="write each game's result (1 a win of the measured bot, "
+                        "0 a loss) to this JSON file, to compare two bots game by game on the same deals")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing the games (default 1; the "
                         "same games and results, each decision still timed on one core)")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
     for game_name in (SETUPS if args.game == "both" else [args.game]):
-        show(measure(game_name, args.bot, args.opponent, args.games, args.seed, args.quiet, max(1, args.jobs)))
+        result = measure(game_name, args.bot, args.opponent, args.games, args.seed, args.quiet, max(1, args.jobs))
+        show(result)
+        if args.results is not None:
+            args.results.write_text(json.dumps({key: result[key] for key in ("game", "bot", "opponent", "games",
+                                                                             "rate", "results")}) + "\n")
     return 0
 
 
