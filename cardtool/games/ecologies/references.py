@@ -4,12 +4,9 @@ deck.yaml's `rules:` names options and choices the game has."""
 from __future__ import annotations
 
 from cardtool.deck.source import DeckSource
+from cardtool.games.ecologies.options import RULE_OPTIONS
 from cardtool.issues import Report
 from cardtool.suggest import did_you_mean
-
-#: The rule options a deck may set in deck.yaml's `rules:`, each with its choices, the rulebook's first
-#: (the engine's rules.ENDINGS; docs/rules/ecologies.md says what each does).
-RULE_OPTIONS = {"ending": ("immediate", "round"), "opening": ("equal", "first-player-draws-3")}
 
 
 def check_rule_options(source: DeckSource, report: Report) -> None:

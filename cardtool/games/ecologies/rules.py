@@ -17,7 +17,7 @@ from cardtool.games.ecologies.actions import (
     DECLINE, END_PHASE, Accept, Arrange, BuyWith, ChooseCard, ChoosePlayer, DestroyEcology, Discard, Draw, Move, Offer, Play,
     UseBonus)
 from cardtool.games.ecologies.arrange import fits, fits_with
-from cardtool.games.ecologies.references import RULE_OPTIONS
+from cardtool.games.ecologies.options import RULE_OPTIONS
 from cardtool.games.ecologies.state import EcologiesState
 from cardtool.games.ecologies.table import matches
 
