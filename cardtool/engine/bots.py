@@ -46,6 +46,18 @@ def positive_float(text: str) -> float:
     return value
 
 
+def one_of(*choices: str) -> Callable[[str], str]:
+    """An option parser for a value that must be one of these words (a bot's `name:option=word`)."""
+
+    def parse(text: str) -> str:
+        if text not in choices:
+            raise ValueError(f"one of {', '.join(choices)}")
+        return text
+
+    parse.__doc__ = f"One of {', '.join(choices)}."
+    return parse
+
+
 class RandomBot:
     """Plays a legal action drawn uniformly at random: the baseline every game has."""
 

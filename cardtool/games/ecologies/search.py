@@ -35,7 +35,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from cardtool.engine.bots import positive_float, positive_int
+from cardtool.engine.bots import one_of, positive_float, positive_int
 from cardtool.engine.protocol import Seat
 from cardtool.errors import UsageError
 from cardtool.games.ecologies.actions import Arrange, EndPhase, Offer
@@ -48,46 +48,14 @@ WEBS, LASTING, HAND = 0.6, 0.6, 0.4
 #: `eval=standing`: the standing against the best opponent (`outcome`); `eval=fitted`: the chance of
 #: winning by the logistic model fitted to game outcomes (evaluation.py).
 EVALUATIONS = ("standing", "fitted")
-
-
 #: `end=weighed`: ending the phase is always a candidate; `end=greedy`: only when GreedyBot's first choice;
 #: `end=follow`: never weighed: where GreedyBot ends the phase the search ends it, else it weighs how to act.
 ENDINGS = ("weighed", "greedy", "follow")
 #: `buy=search`: the purchase phase is weighed like playing; `buy=greedy`: every decision of it is GreedyBot's.
 BUYINGS = ("search", "greedy")
-
-
-def buying_name(text: str) -> str:
-    """The `buy=` option: who decides what to buy (and whether) in the purchase phase."""
-    if text not in BUYINGS:
-        raise ValueError(f"one of {', '.join(BUYINGS)}")
-    return text
-
-
 #: `offers=greedy`: what to offer in a trade is GreedyBot's choice; `offers=search`: its choice, its best
 #: few offers and ending the trade are weighed by rollouts like any other decision.
 OFFERINGS = ("greedy", "search")
-
-
-def offering_name(text: str) -> str:
-    """The `offers=` option: who decides what to offer in a trade."""
-    if text not in OFFERINGS:
-        raise ValueError(f"one of {', '.join(OFFERINGS)}")
-    return text
-
-
-def ending_name(text: str) -> str:
-    """The `end=` option: when ending a phase is weighed against acting."""
-    if text not in ENDINGS:
-        raise ValueError(f"one of {', '.join(ENDINGS)}")
-    return text
-
-
-def evaluation_name(text: str) -> str:
-    """The `eval=` option: how a rollout's end is weighed."""
-    if text not in EVALUATIONS:
-        raise ValueError(f"one of {', '.join(EVALUATIONS)}")
-    return text
 
 
 class SearchBot:
@@ -103,9 +71,8 @@ class SearchBot:
 
     name = "search"
     OPTIONS = {"iters": positive_int, "ms": positive_float, "width": positive_int, "depth": positive_int,
-               "eval": evaluation_name, "prior": positive_float, "end": ending_name, "bias": positive_float,
-               "offers": offering_name, "plan": positive_int,
-               "buy": buying_name}
+               "eval": one_of(*EVALUATIONS), "prior": positive_float, "end": one_of(*ENDINGS),
+               "bias": positive_float, "offers": one_of(*OFFERINGS), "plan": positive_int, "buy": one_of(*BUYINGS)}
     ITERS = 14  # the default budget, in rollouts a decision (2 worlds each for up to 7 candidates)
     MIN_WORLDS = 2
     EVAL = "fitted"
