@@ -6,14 +6,12 @@ so one `cardtool validate` shows everything wrong with a deck at once.
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 
+from cardtool.collector import collector_paused
 from cardtool.deck import compose, printing, prose
 from cardtool.deck.containment import (BAD_ART, HINT, OUTSIDE, REMOTE, REMOTE_HINT, Outside, Remote, Roots, check_name,
                                        find_file, is_url, svg_problems)
@@ -52,29 +50,10 @@ def load(deck_path: Path, *, deep: bool = True, standalone: bool = False) -> Loa
     An expansion (a deck that `extends` others) is combined with its bases, or taken alone with
     `standalone`, its references to base cards then dropped.
     """
-    with _collector_paused():
+    # about 40% of validating 10,000 organisms was the collector rescanning what loading keeps
+    # (benchmarks/scale_bench.py), the part that grew faster than the deck
+    with collector_paused():
         return _load(deck_path, deep=deep, standalone=standalone, chain=())
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a deck loads. Loading makes objects by the hundred
-    thousand and keeps nearly all of them (YAML nodes, positions, the model) and almost no cycles (a
-    dozen objects for 10,000 organisms, none in the result), so each collection rescans a heap that only
-    grows: about 40% of validating 10,000 organisms (benchmarks/scale_bench.py), the part that grew
-    faster than the deck. On resuming, what loading made moves straight to the oldest generation
-    (freeze then unfreeze: no scan), as surviving collections would have moved it; a later full
-    collection frees those few cycles, and refcounting the rest, as before."""
-    if not gc.isenabled():  # already paused by a caller: leave it to them
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.unfreeze()
-        gc.enable()
 
 
 def _load(deck_path: Path, *, deep: bool, standalone: bool, chain: tuple[Path, ...]) -> LoadResult:

@@ -15,9 +15,9 @@ shared (render/shared_fonts.py). CARDTOOL_WORKERS=1 (render/parallel.py) lays ev
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from io import BytesIO
+
+from cardtool.collector import collector_paused
 
 #: Where the printed page may be cut in two (before a section): templates put it only at the top level of
 #: the body. The page is cut at one of them, the one that shares the work best.
@@ -28,19 +28,6 @@ ASSEMBLY_SHARE = 0.12
 #: Added to each part's stylesheet: its pages carry no number (the numbers are drawn over them later).
 NO_NUMBERS = "@page { @bottom-right { content: none; } }\n"
 PT_PER_PX = 0.75  # WeasyPrint's PDF points per CSS pixel
-
-
-@contextmanager
-def paused_collector():
-    """The cyclic garbage collector paused: a layout keeps nearly all it makes until it is done, and
-    each collection would scan that growing heap again (about a tenth of a report's layout)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def split(page: str) -> tuple[str, list[str], str]:
@@ -65,7 +52,7 @@ def _rendered(html: str, fetcher):
     """One document laid out by WeasyPrint (not yet drawn)."""
     from weasyprint import HTML
 
-    with paused_collector():
+    with collector_paused():
         return HTML(string=html, url_fetcher=fetcher).render()
 
 
@@ -75,7 +62,7 @@ def _written(document) -> tuple[bytes, list[tuple[int, str, int, float, float]]]
 
     marks = [(level, label, number, x * PT_PER_PX, (page.height - y) * PT_PER_PX)
              for number, page in enumerate(document.pages) for level, label, (x, y), _ in page.bookmarks]
-    with paused_collector():
+    with collector_paused():
         return weasyprint_pdf(document), marks
 
 
