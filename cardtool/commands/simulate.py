@@ -18,7 +18,7 @@ from cardtool.render.output import check_out_folder, staged_dir
 from cardtool.sim.analysis import Spec, analyse
 from cardtool.sim.config import DEFAULT_MAX_TURNS, Setup, config_json, prepare, simulated_game
 from cardtool.sim.balance_report import ending_counts, run_json, simulation_files, terminal_rates
-from cardtool.sim.outputs import write_outputs
+from cardtool.sim.outputs import warm_report, write_outputs
 from cardtool.sim.runner import RunResult, check_jobs, look_interval, progress_bar, run as run_games
 from cardtool.sim.sequential import METHOD, SeatPrecision, check_precision, check_rotation, with_sequence_rates
 from cardtool.sim.stream import GamesFile, concatenate, read_records
@@ -176,8 +176,8 @@ def run(args: argparse.Namespace) -> int:
     precision = check_precision(args.precision)
     rule = SeatPrecision(precision, check_rotation(setup)) if precision is not None else None
     interval = "95% interval"
-    try:
-        with staged_dir(out, (Path(args.deck),), command="simulate") as stage:
+    try:  # the report's layout processes warm up while the games are played (cardtool.sim.report_warm)
+        with warm_report(), staged_dir(out, (Path(args.deck),), command="simulate") as stage:
             # the games stream to games.jsonl as they finish and are read back one at a time: a run's
             # memory does not grow with its length (cardtool.sim.stream)
             with GamesFile(stage / "games.jsonl") as sink:
@@ -242,7 +242,7 @@ def run_lineups(args: argparse.Namespace, deck, seed: int) -> int:
     setups = tuple(setup for _, setup in pairs)
     spec = Spec.of(simulated_game(deck), deck)
     try:
-        with staged_dir(out, (Path(args.deck),), command="simulate") as stage:
+        with warm_report(), staged_dir(out, (Path(args.deck),), command="simulate") as stage:
             parts = [stage / f".games-{index}.part" for index in range(len(setups))]
             with ExitStack() as files:  # each line-up's games stream to its own part of games.jsonl
                 sinks = [files.enter_context(GamesFile(part, lineup=label)) for part, label in zip(parts, labels)]

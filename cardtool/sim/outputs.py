@@ -21,17 +21,31 @@ def render_html(template: str, context: dict) -> str:
 
 def render_pdf(html: str) -> bytes:
     """The same page through WeasyPrint, its charts made quick to lay out (cardtool.sim.report_print), in
-    parts laid out side by side where the template marks them (cardtool.sim.report_pdf)."""
-    import logging
-
-    from cardtool.render.fetcher import deck_fetcher
+    parts laid out side by side where the template marks them (cardtool.sim.report_pdf), by the warm
+    layout processes inside a `warm_report()` block (cardtool.sim.report_warm)."""
     from cardtool.sim.report_pdf import report_pdf
     from cardtool.sim.report_print import printed_page
+    from cardtool.sim.report_warm import active
 
-    logging.getLogger("weasyprint").setLevel(logging.ERROR)
-    logging.getLogger("fontTools").setLevel(logging.ERROR)
-    # each document's fetcher loads nothing but cardtool's own files and data: URLs
-    return report_pdf(printed_page(html), lambda: deck_fetcher(what="the simulation report"))
+    page = printed_page(html)
+    warm = active()
+    pdf = warm.report_pdf(page) if warm is not None else None
+    return pdf if pdf is not None else report_pdf(page, report_fetcher)
+
+
+def report_fetcher():
+    """Each report document's url_fetcher: it loads nothing but cardtool's own files and data: URLs."""
+    from cardtool.render.fetcher import deck_fetcher
+
+    return deck_fetcher(what="the simulation report")
+
+
+def warm_report():
+    """A block within which the report's PDF is laid out by processes started warm as the block begins:
+    enter it before the games, so WeasyPrint's start-up is paid while they are played (cardtool.sim.report_warm)."""
+    from cardtool.sim.report_warm import warm_layout
+
+    return warm_layout(report_fetcher)
 
 
 def write_outputs(out: Path, files: Mapping[str, str | bytes]) -> None:

@@ -49,9 +49,13 @@ def split(page: str) -> tuple[str, list[str], str]:
 
 
 def _rendered(html: str, fetcher):
-    """One document laid out by WeasyPrint (not yet drawn)."""
+    """One document laid out by WeasyPrint (not yet drawn); its warnings (and fontTools') not shown."""
+    import logging
+
     from weasyprint import HTML
 
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
     with collector_paused():
         return HTML(string=html, url_fetcher=fetcher).render()
 
@@ -71,21 +75,28 @@ def laid_out(html: str, fetcher) -> tuple[bytes, list[tuple[int, str, int, float
     return _written(_rendered(html, fetcher))
 
 
+def part_documents(page: str) -> tuple[str, str, list[str]]:
+    """(the page's head, its tail, its parts as documents without page numbers); one part: the page itself."""
+    head, parts, tail = split(page)
+    if len(parts) < 2:
+        return head, tail, [page]
+    unnumbered = head.replace("</style>", NO_NUMBERS + "</style>", 1)
+    return head, tail, [unnumbered + part + tail for part in parts]
+
+
 def report_pdf(page: str, fetcher_for) -> bytes:
     """The printed page as one PDF; fetcher_for() gives each document its url_fetcher, which must have
     refused nothing (cardtool.render.fetcher.check)."""
     from cardtool.render.fetcher import check
     from cardtool.render.parallel import workers
 
-    head, parts, tail = split(page)
-    if len(parts) < 2:
+    head, tail, documents = part_documents(page)
+    if len(documents) < 2:
         fetcher = fetcher_for()
         pdf = laid_out(page, fetcher)[0]
         check(fetcher)
         return pdf
-    unnumbered = head.replace("</style>", NO_NUMBERS + "</style>", 1)
-    documents = [unnumbered + part + tail for part in parts]
-    mine = 1 if workers() > 1 and not _daemonic() else len(parts)
+    mine = 1 if workers() > 1 and not _daemonic() else len(documents)
     with _Helper(documents[mine:], fetcher_for) as helper:
         made = []
         for html in documents[:mine]:
@@ -96,7 +107,7 @@ def report_pdf(page: str, fetcher_for) -> bytes:
         total = sum(pages for _, _, pages in made) + helper.pages()  # the helper says as soon as it knows
         numbers = _numbers(head, tail, total, fetcher_for)  # while the helper draws its pages
         made += helper.results()
-    return _assemble(made, numbers)
+    return assemble(made, numbers)
 
 
 def _daemonic() -> bool:
@@ -126,21 +137,11 @@ class _Helper:
             theirs.close()
         return self
 
-    def _receive(self, expected: str):
-        try:
-            kind, value = self.connection.recv()
-        except EOFError:
-            raise RuntimeError("the process laying out part of the report's PDF stopped") from None
-        if kind == "error":
-            raise value
-        assert kind == expected, kind
-        return value
-
     def pages(self) -> int:
-        return self._receive("pages") if self.process else 0
+        return receive(self.connection, "pages") if self.process else 0
 
     def results(self) -> list:
-        return self._receive("done") if self.process else []
+        return receive(self.connection, "done") if self.process else []
 
     def __exit__(self, *exc):
         if self.process is not None:
@@ -150,8 +151,30 @@ class _Helper:
             self.process.join()
 
 
+def receive(connection, expected: str):
+    """The next message of a helper laying out a part: its value if it is of the kind expected; the helper's
+    own error raised here if it sent one."""
+    try:
+        kind, value = connection.recv()
+    except EOFError:
+        raise RuntimeError("the process laying out part of the report's PDF stopped") from None
+    if kind == "error":
+        raise value
+    assert kind == expected, kind
+    return value
+
+
 def _help(documents: list[str], fetcher_for, connection) -> None:
     """The helper's work (in the forked process)."""
+    try:
+        lay_out_parts(documents, fetcher_for, connection)
+    finally:
+        connection.close()
+
+
+def lay_out_parts(documents: list[str], fetcher_for, connection) -> None:
+    """Lay documents out, send ("pages", their page count), draw them, send ("done", [(pdf, bookmarks,
+    pages), ...]); or send ("error", what stopped it). What a helper process does with its part."""
     from cardtool.render.fetcher import check
 
     try:
@@ -168,22 +191,24 @@ def _help(documents: list[str], fetcher_for, connection) -> None:
         connection.send(("done", written))
     except BaseException as error:  # noqa: BLE001  (sent to the parent, which raises it)
         connection.send(("error", error))
-    finally:
-        connection.close()
+
+
+def numbers_page(head: str, tail: str, total: int) -> str:
+    """A document of `total` empty pages, each with its number and the total, as the page's @page rule draws them."""
+    return head + '<div style="break-before: page"></div>'.join("<div></div>" for _ in range(total)) + tail
 
 
 def _numbers(head: str, tail: str, total: int, fetcher_for) -> bytes:
-    """A PDF of `total` empty pages, each with its number and the total, as the page's @page rule draws them."""
+    """numbers_page laid out as PDF bytes."""
     from cardtool.render.fetcher import check
 
-    empty = '<div style="break-before: page"></div>'.join("<div></div>" for _ in range(total))
     fetcher = fetcher_for()
-    numbers = laid_out(head + empty + tail, fetcher)[0]
+    numbers = laid_out(numbers_page(head, tail, total), fetcher)[0]
     check(fetcher)
     return numbers
 
 
-def _assemble(made: list, numbers: bytes) -> bytes:
+def assemble(made: list, numbers: bytes) -> bytes:
     """The parts' pages in order, each with its page number drawn over it, their fonts shared, the
     bookmarks of every part nested by level; dates and /ID fixed as WeasyPrint's own PDFs have them."""
     import pikepdf
