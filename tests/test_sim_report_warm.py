@@ -134,7 +134,8 @@ def test_ctrl_c_during_the_games_writes_the_report_and_leaves_no_process(tmp_pat
     while len(_children(run.pid)) < 4 and time.monotonic() < deadline:  # two layout processes, two game workers
         time.sleep(0.1)
     assert len(_children(run.pid)) >= 4, _children(run.pid)
-    time.sleep(3.0)  # a few batches finish
+    while not any(path.stat().st_size for path in out.glob("*/games.jsonl")) and time.monotonic() < deadline:
+        time.sleep(0.1)  # until a batch of games has finished (the games stream to the staged games.jsonl)
     os.killpg(run.pid, signal.SIGINT)
     _, err = run.communicate(timeout=120)
     assert run.returncode == 130, err

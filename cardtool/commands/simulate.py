@@ -18,7 +18,7 @@ from cardtool.render.output import check_out_folder, staged_dir
 from cardtool.sim.analysis import Spec, analyse
 from cardtool.sim.config import DEFAULT_MAX_TURNS, Setup, config_json, prepare, simulated_game
 from cardtool.sim.balance_report import ending_counts, run_json, simulation_files, terminal_rates
-from cardtool.sim.outputs import warm_report, write_outputs
+from cardtool.sim.outputs import preload_report, warm_report, write_outputs
 from cardtool.sim.runner import RunResult, check_jobs, look_interval, progress_bar, run as run_games
 from cardtool.sim.sequential import METHOD, SeatPrecision, check_precision, check_rotation, with_sequence_rates
 from cardtool.sim.stream import GamesFile, concatenate, read_records
@@ -132,11 +132,26 @@ def simulate(setup: Setup, args: argparse.Namespace, label: str, stop=None, sink
     games = f"up to {setup.games}" if stop is not None else f"{setup.games}"
     print(f"Playing {games} {setup.mode} games of {label}, {setup.players} players "
           f"({', '.join(setup.lineup)}), seed {setup.seed}, {where}...", flush=True)
-    with progress_bar(setup.games, label) as tick:
+    with progress_bar(setup.games, label) as bar:
+        tick = preloading(bar)
         if stop is None:
             return run_games(setup, args.jobs, tick, args.scheduler, sink=sink)
         return run_games(setup, args.jobs, tick, args.scheduler, stop, look_interval(setup.games, stop.block),
                          sink=sink)
+
+
+def preloading(tick):
+    """The progress tick, which at its first call (the games' processes are playing by then) also imports
+    what the report will need here (outputs.preload_report), so that the report does not wait for it."""
+    pending = [True]
+
+    def advance(n: int) -> None:
+        tick(n)
+        if pending:
+            pending.clear()
+            preload_report()
+
+    return advance
 
 
 def stopping_json(rule, result: RunResult, bound: int, why: str) -> dict:
@@ -254,8 +269,8 @@ def run_lineups(args: argparse.Namespace, deck, seed: int) -> int:
                     print(f"Playing {games} {setups[0].mode} games of {deck.manifest.id} for each of {len(setups)} "
                           f"line-ups, {setups[0].players} players ({'; '.join(labels)}), seed {seed}, {where}...",
                           flush=True)
-                    with progress_bar(sum(s.games for s in setups), deck.manifest.id) as tick:
-                        results = run_together(setups, args.jobs, tick, sinks=sinks)
+                    with progress_bar(sum(s.games for s in setups), deck.manifest.id) as bar:
+                        results = run_together(setups, args.jobs, preloading(bar), sinks=sinks)
             if not any(result.games for result in results):
                 raise _NothingFinished
             runs = [LineupRun(label, analyse(read_records(part), spec), config_json(setup, args.deck), run_json(result))

@@ -48,6 +48,20 @@ def warm_report():
     return warm_layout(report_fetcher)
 
 
+def preload_report(template: str = "sim/report.html.j2") -> None:
+    """Import (and compile) now what writing a report will need in this process: the statistics' numpy
+    and scipy.special, the page's template, pikepdf to put the PDF together. For `simulate` to call while
+    its games are played (its first progress tick), so the report after the last game does not wait for them."""
+    import numpy  # noqa: F401
+    import scipy.special  # noqa: F401
+
+    from cardtool.render.environment import environment
+    from cardtool.render import shared_fonts  # noqa: F401  (imports pikepdf)
+    from cardtool.sim import report_print  # noqa: F401
+
+    environment().get_template(template)
+
+
 def write_outputs(out: Path, files: Mapping[str, str | bytes]) -> None:
     """Write every output, each atomically, once all of them are made."""
     from cardtool.render.environment import write_atomic

@@ -1,13 +1,14 @@
-"""The report PDF's layout processes, started warm while the games are played.
+"""The report PDF's layout processes, started warm before the games are played.
 
 A fresh `cardtool simulate` used to pay, after its last game, for importing WeasyPrint (about 0.7 s of
-CPU) and for its first layout (font configuration, the stylesheets) before the report's own work.
-`warm_layout()` forks two processes before the games start (before a pool forks or a Dask client
-starts its threads: nothing here runs in a thread); each imports WeasyPrint and lays out and draws a
-small page in the report's style, then waits. When the report is written, `active()` gives them to
-outputs.render_pdf: each lays out one part of the page (cardtool.sim.report_pdf), the first then the
-page numbers, and this process only puts the PDF together. The same documents are laid out by the same
-functions, so the PDF is the same, byte for byte, as when cardtool lays it out itself.
+CPU) and for its first layouts (font configuration, stylesheets, font subsetting) before the report's
+own work. `warm_layout()` imports WeasyPrint here before the games start, then forks two processes
+(before a pool forks or a Dask client starts its threads: nothing here runs in a thread), each of which
+lays out and draws a small page in the report's style while the games are played, then waits. When the
+report is written, `active()` gives them to outputs.render_pdf: each lays out one part of the page
+(cardtool.sim.report_pdf), the first then the page numbers, and this process only puts the PDF
+together. The same documents are laid out by the same functions, so the PDF is the same, byte for byte,
+as when cardtool lays it out itself.
 
 The processes ignore Ctrl-C (this process decides: it still writes a report of the games that
 finished), are stopped when the `with` block ends, killed when it ends by an error, and stop by
@@ -42,6 +43,8 @@ def warm_layout(fetcher_for: Callable) -> Iterator[None]:
     if _ACTIVE is not None or workers() < 2 or multiprocessing.current_process().daemon:
         yield
         return
+    import weasyprint  # noqa: F401  (here, once: both processes are forked with it)
+
     warm = _Warm(fetcher_for)
     _ACTIVE = warm
     failed = True
@@ -137,8 +140,8 @@ def _serve(connection, parents_end, fetcher_for: Callable, parent: int) -> None:
 
 
 def _warm_up(fetcher_for: Callable) -> None:
-    """Import WeasyPrint and lay out and draw a small page in the report's style, so that the real parts
-    find its fonts configured, its stylesheets parsed and its font subsetting imported. Best effort: a
+    """Lay out and draw a small page in the report's style, so that the real parts find WeasyPrint's fonts
+    configured, its stylesheets parsed and its font subsetting imported. Best effort: a
     failure here shows again, with its message, when the real part is laid out."""
     try:
         from cardtool.render.environment import render
