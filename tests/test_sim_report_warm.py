@@ -156,3 +156,14 @@ def test_simulate_on_a_dask_cluster_writes_its_report_with_the_warm_processes(tm
                               env={**os.environ, "CARDTOOL_WORKERS": "2"})
     assert done.returncode == 0, done.stderr
     assert (out / "report.pdf").read_bytes().startswith(b"%PDF") and "60 games" in done.stdout
+
+
+def test_the_report_libraries_are_imported_once_at_the_first_progress_tick(monkeypatch):
+    from cardtool.commands import simulate
+
+    loads, ticks = [], []
+    monkeypatch.setattr(simulate, "preload_report", lambda: loads.append(len(ticks)))
+    advance = simulate.preloading(ticks.append)
+    for n in (5, 3, 2):
+        advance(n)
+    assert ticks == [5, 3, 2] and loads == [1]  # after the first tick is shown, and only then
