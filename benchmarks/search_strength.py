@@ -9,6 +9,7 @@ Symbiosis Duel at least 70%).
     .venv/bin/python benchmarks/search_strength.py --games 60 --game ecologies
     .venv/bin/python benchmarks/search_strength.py --bot search:iters=48 --game symbiosis
     .venv/bin/python benchmarks/search_strength.py --game symbiosis --jobs 2  # the same games on 2 cores
+    .venv/bin/python benchmarks/search_strength.py --game ecologies --games 200 --first 200  # games 201-400
 
 Seats are rotated: the search bot plays first in even games and second in odd ones, each game dealt from
 its own seed (derived from --seed and the game's number). A tie counts half a win. The time of a decision
@@ -88,11 +89,13 @@ def play_games(game_name: str, bot: str, opponent: str, seed: int, indices: rang
     return wins, times, cpu, results
 
 
-def measure(game_name: str, bot: str, opponent: str, games: int, seed: int, quiet: bool, jobs: int = 1) -> dict:
-    """Games `0..games-1` (the same games whatever `jobs`), split in `jobs` blocks played by as many processes."""
+def measure(game_name: str, bot: str, opponent: str, games: int, seed: int, quiet: bool, jobs: int = 1,
+            first: int = 0) -> dict:
+    """Games `first..first+games-1` (the same games whatever `jobs`), split in `jobs` blocks played by as
+    many processes."""
     _, _, target, lower_target = SETUPS[game_name]
     started = time.perf_counter()
-    blocks = [range(games * j // jobs, games * (j + 1) // jobs) for j in range(jobs)]
+    blocks = [range(first + games * j // jobs, first + games * (j + 1) // jobs) for j in range(jobs)]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             parts = list(pool.map(play_games, *zip(*[(game_name, bot, opponent, seed, block, quiet)
@@ -106,12 +109,14 @@ def measure(game_name: str, bot: str, opponent: str, games: int, seed: int, quie
     low, high = wilson(wins, games)
     all_ms = [ms for ms, _ in times]
     weighed = [ms for ms, legal in times if legal > 1]
-    return {"game": game_name, "bot": bot, "opponent": opponent, "games": games, "wins": wins,
-            "rate": wins / games, "low": low, "high": high, "target": target, "lower_target": lower_target,
-            "median_ms": statistics.median(all_ms), "median_weighed_ms": statistics.median(weighed or [0.0]),
-            "decisions": len(all_ms), "seconds": time.perf_counter() - started,
-            "median_cpu_ms": statistics.median(cpu), "load": os.getloadavg()[0], "results": results,
-            "median_weighed_cpu_ms": statistics.median([c for c, (_, legal) in zip(cpu, times) if legal > 1] or [0.0])}
+    result = {"game": game_name, "bot": bot, "opponent": opponent, "games": games, "first": first, "wins": wins,
+              "rate": wins / games, "low": low, "high": high, "target": target, "lower_target": lower_target,
+              "median_ms": statistics.median(all_ms), "median_weighed_ms": statistics.median(weighed or [0.0]),
+              "decisions": len(all_ms), "seconds": time.perf_counter() - started,
+              "median_cpu_ms": statistics.median(cpu), "load": os.getloadavg()[0], "results": results,
+              "weighed_cpu_ms": [round(c, 3) for c, (_, legal) in zip(cpu, times) if legal > 1]}
+    result["median_weighed_cpu_ms"] = statistics.median(result["weighed_cpu_ms"] or [0.0])
+    return result
 
 
 def verdict(ok: bool) -> str:
@@ -124,7 +129,8 @@ def show(result: dict) -> None:
     wins_ok = rate >= target and (lower is None or low > lower)
     want = f">= {target:.0%}" + (f", lower end > {lower:.0%}" if lower is not None else "")
     ms_ok = result["median_ms"] <= TARGET_MS
-    print(f"{result['game']}: {result['bot']} vs {result['opponent']}, {result['games']} seat-rotated games "
+    part = f" (games {result['first'] + 1} to {result['first'] + result['games']})" if result["first"] else ""
+    print(f"{result['game']}: {result['bot']} vs {result['opponent']}, {result['games']} seat-rotated games{part} "
           f"({result['seconds']:.0f} s)")
     print(f"  win rate   {rate:.1%} (95% Wilson {low:.1%} to {high:.1%})   target {want}: {verdict(wins_ok)}")
     print(f"  decision   median {result['median_ms']:.1f} ms over {result['decisions']} decisions "
@@ -146,17 +152,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="no progress line per game")
     parser.add_argument("--results", type=Path, help="write each game's result (1 a win of the measured bot, "
                         "0 a loss) to this JSON file, to compare two bots game by game on the same deals")
+    parser.add_argument("--first", type=int, default=0, help="the number of the first game played (default 0): "
+                        "a long run may be played in parts, game i being the same game in every part")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing the games (default 1; the "
                         "same games and results, each decision still timed on one core)")
     args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error("--games must be at least 1")
+    if args.games < 1 or args.first < 0:
+        parser.error("--games must be at least 1 and --first at least 0")
     for game_name in (SETUPS if args.game == "both" else [args.game]):
-        result = measure(game_name, args.bot, args.opponent, args.games, args.seed, args.quiet, max(1, args.jobs))
+        result = measure(game_name, args.bot, args.opponent, args.games, args.seed, args.quiet, max(1, args.jobs),
+                         args.first)
         show(result)
         if args.results is not None:
-            args.results.write_text(json.dumps({key: result[key] for key in ("game", "bot", "opponent", "games",
-                                                                             "rate", "results")}) + "\n")
+            kept = ("game", "bot", "opponent", "games", "first", "rate", "results", "weighed_cpu_ms")
+            args.results.write_text(json.dumps({key: result[key] for key in kept}) + "\n")
     return 0
 
 
