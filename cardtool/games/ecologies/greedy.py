@@ -41,6 +41,8 @@ class GreedyBot:
         self._hand_living = None  # Valuer.hand_living of this hand, once a decision worked it out
         self._scored_table: tuple | None = None
         self._scores: list[float] | None = None
+        self._mine: tuple = ()  # the seat's webs of the last decision, and their biome codes
+        self._my_codes: set[str] = set()
 
     def valuer(self, observation: Observation) -> Valuer:
         """A Valuer for this observation, sharing card values with the last one while what they read stays
@@ -50,6 +52,8 @@ class GreedyBot:
         seat = observation.seat
         hand = observation.hand
         webs = tuple([eco for eco in observation.ecologies if eco.owner == seat])  # the same objects: quick to compare
+        if webs != self._mine:
+            self._mine, self._my_codes = webs, {eco.code for eco in webs}
         held_for = (seat, hand, webs)
         if held_for != self._held_for:
             self._held_for, self._held_values = held_for, {}
@@ -60,7 +64,8 @@ class GreedyBot:
             organisms_for = (seat, webs, self._hand_biomes)
             if organisms_for != self._organisms_for:
                 self._organisms_for, self._organism_values = organisms_for, {}
-        valuer = Valuer(self.game, observation, self._held_values, self._organism_values, self._steady_values)
+        valuer = Valuer(self.game, observation, self._held_values, self._organism_values, self._steady_values,
+                        mine=self._mine, my_codes=self._my_codes)
         valuer._hand_biomes = self._hand_biomes  # the same hand: the same biome cards in it
         valuer._hand_living = self._hand_living  # and the same organisms
         table = (observation.ecologies, observation.table_factors)  # all vp_estimates reads
@@ -90,6 +95,7 @@ class GreedyBot:
             return legal[0]
         valuer = self.valuer(observation)
         best, choice, ties = None, None, 0
+        below = rng._randbelow  # what rng.randrange(n) draws for n > 0, without its argument checks
         # An offer is made only for a want worth asking for (Valuer.wants) and of a card worth less than
         # DEAD (else it is worth -1, below ending the phase): most of a trade's offers are not, and are
         # passed over in one test each.
@@ -116,7 +122,7 @@ class GreedyBot:
                 best, choice, ties = value, action, 1
             elif abs(value - best) <= 1e-9:
                 ties += 1
-                if rng.randrange(ties) == 0:  # reservoir sampling: a uniform choice among the ties
+                if below(ties) == 0:  # reservoir sampling: a uniform choice among the ties
                     choice = action
         self._keep_scores(valuer)
         return choice

@@ -36,14 +36,18 @@ class Valuer(Exposure):
     to destroy cards: Exposure, exposure.py)."""
 
     def __init__(self, game, observation: Observation, held_values: dict[int, float] | None = None,
-                 organism_values: dict[int, float] | None = None, steady_values: dict | None = None):
+                 organism_values: dict[int, float] | None = None, steady_values: dict | None = None, *,
+                 mine: tuple | None = None, my_codes: set[str] | None = None):
         """Values known already, filled in as computed: `held_values` of organism and biome cards for this
         hand and these webs; `organism_values` (if given) of organisms for these webs and the biome cards
-        in hand; `steady_values` of factor cards and bonuses reading nothing seen (no OBSERVING_WORDS)."""
+        in hand; `steady_values` of factor cards and bonuses reading nothing seen (no OBSERVING_WORDS).
+        `mine` and `my_codes`, if given, are the seat's ecologies in this observation and their codes."""
         self.game, self.obs, self.table = game, observation, game.table
         self.seat = observation.seat
-        self.mine = [eco for eco in observation.ecologies if eco.owner == self.seat]
-        self.my_codes = {eco.code for eco in self.mine}
+        if mine is None:
+            mine = [eco for eco in observation.ecologies if eco.owner == self.seat]
+            my_codes = {eco.code for eco in mine}
+        self.mine, self.my_codes = mine, my_codes
         self.hand = observation.hand
         self.simplified = observation.mode == "simplified"
         self._cards: dict[int, float] = {}  # factor cards
@@ -76,8 +80,8 @@ class Valuer(Exposure):
         """Per biome code, how many organisms in hand live there."""
         if self._hand_living is None:
             table = self.table
-            self._hand_living = Counter(code for c in self.hand if table.kind[c] == "organism"
-                                        for code in table.biomes[c])
+            kind, biomes = table.kind, table.biomes
+            self._hand_living = Counter([code for c in self.hand if kind[c] == "organism" for code in biomes[c]])
         return self._hand_living
 
     # -- positions
