@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 
 from cardtool.engine.protocol import Seat
+from cardtool.games.ecologies import greedy_kernel
 from cardtool.games.ecologies.actions import EndPhase, Offer
 from cardtool.games.ecologies.observation import Observation, world_game
 from cardtool.games.ecologies.valuer import DEAD, HEALTHY, ROLE_FILLED, SECOND_PRODUCER, Valuer
@@ -43,6 +44,8 @@ class GreedyBot:
         self._scores: list[float] | None = None
         self._mine: tuple = ()  # the seat's webs of the last decision, and their biome codes
         self._my_codes: set[str] = set()
+        self._decider: greedy_kernel.Decider | None = None  # the compiled decision, once it serves
+        self._fallback_for: tuple = (None, None)  # (observation, its Valuer) for the kernel's questions
 
     def valuer(self, observation: Observation) -> Valuer:
         """A Valuer for this observation, sharing card values with the last one while what they read stays
@@ -83,6 +86,16 @@ class GreedyBot:
         if self._hand_living is None:
             self._hand_living = valuer._hand_living
 
+    def _value(self, observation: Observation, action) -> float:
+        """Valuer.value, for the actions the kernel leaves to Python (one Valuer per observation)."""
+        seen, valuer = self._fallback_for
+        if seen is not observation:
+            valuer = self.valuer(observation)
+            self._fallback_for = (observation, valuer)
+        value = valuer.value(action)
+        self._keep_scores(valuer)
+        return value
+
     def ranked(self, observation: Observation, legal: Sequence, rng: random.Random) -> list[tuple[float, object]]:
         valuer = self.valuer(observation)
         scored = [(round(valuer.value(a), 9), rng.random(), a) for a in legal]
@@ -93,6 +106,13 @@ class GreedyBot:
     def choose(self, observation: Observation, legal: Sequence, rng: random.Random):
         if len(legal) == 1:
             return legal[0]
+        flat = greedy_kernel.kernel_table(self.game)  # the same choice in C (greedy_kernel.py), when it serves
+        if flat is not None:
+            if self._decider is None or self._decider.flat is not flat:
+                self._decider = greedy_kernel.Decider(flat, self.game.table, self._value)
+            choice = self._decider.choose(observation, legal, rng)
+            if choice is not None:
+                return choice
         valuer = self.valuer(observation)
         best, choice, ties = None, None, 0
         below = rng._randbelow  # what rng.randrange(n) draws for n > 0, without its argument checks

@@ -31,6 +31,20 @@ def steady(effects) -> bool:
     return not any(e.action in OBSERVING_WORDS for e in effects)
 
 
+def web_shape(table, code: str, cards: tuple[int, ...]) -> tuple[int, bool, bool]:
+    """What the best arrangement of these cards fills: how many of the healthy roles, whether all of them,
+    whether two producers or more (pure, so kept per card table)."""
+    shapes = table.web_shapes
+    shape = shapes.get((code, cards))
+    if shape is None:
+        roles = [r for r in arrange(table, code, cards).roles if r is not None]
+        if len(shapes) >= 100_000:
+            shapes.clear()
+        shape = shapes[(code, cards)] = (len({"P", "C1", "C2", "C3", "SD"} & set(roles)), is_healthy(roles),
+                                         roles.count("P") >= 2)
+    return shape
+
+
 class Valuer(Exposure):
     """What a seat's cards and actions are worth to it, from one observation (what an arrangement exposes
     to destroy cards: Exposure, exposure.py)."""
@@ -104,15 +118,7 @@ class Valuer(Exposure):
 
     def eco_value(self, code: str, biome: int, cards: tuple[int, ...]) -> float:
         """Health and food security of an ecology holding these cards (VP counted apart)."""
-        shapes = self.table.web_shapes  # what the best arrangement fills: pure, so kept per card table
-        shape = shapes.get((code, cards))
-        if shape is None:
-            roles = [r for r in arrange(self.table, code, cards).roles if r is not None]
-            if len(shapes) >= 100_000:
-                shapes.clear()
-            shape = shapes[(code, cards)] = (len({"P", "C1", "C2", "C3", "SD"} & set(roles)), is_healthy(roles),
-                                             roles.count("P") >= 2)
-        filled, healthy, producers = shape
+        filled, healthy, producers = web_shape(self.table, code, cards)
         value = ROLE_FILLED * filled
         if healthy:
             value += HEALTHY + self.bonus_value(biome)
