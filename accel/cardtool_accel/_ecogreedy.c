@@ -2,12 +2,13 @@
  * with the values of Valuer (valuer.py), which stay the readable reference.
  *
  * `table(...)` flattens a card table once (cardtool/games/ecologies/accel.py prepares its fields);
- * `choose(table, observation, legal, below, fits, shape, fallback)` returns the chosen action. Every value is
+ * `choose(table, observation, legal, below, fits, shape, arrange, fallback)` returns the chosen action. Every value is
  * the same double as Python's, worked out in the same order (the module is built with -ffp-contract=off,
  * so no multiply-add is fused), and ties are drawn through `below` (the bot generator's _randbelow) exactly
  * where GreedyBot draws them. What reads arrangements is asked of Python: `fits(code, cards)` (arrange.fits),
- * `shape(code, cards)` (valuer.web_shape) and, for the few actions whose value reads more (Move, Arrange,
- * destroying a card, a rescue play), `fallback(observation, action)` (Valuer.value). An observation the
+ * `shape(code, cards)` (valuer.web_shape), `arrange(code, cards)` (arrange.arrange's kept and dropped cards)
+ * and, for the two actions whose value reads more (Move, a rescue play), `fallback(observation, action)`
+ * (Valuer.value). An observation the
  * kernel does not hold (more cards, seats or webs than below) is refused (Refused) before any draw,
  * and Python decides instead.
  */
@@ -20,7 +21,7 @@
 #include <math.h>
 
 /* Bump with any change to what the kernel computes or takes: the Python side refuses another version. */
-#define KERNEL_VERSION 1
+#define KERNEL_VERSION 2
 
 #define MAX_CODES 64
 #define MAX_SEATS 16
@@ -88,7 +89,7 @@ static PyObject *Refused;  /* raised before any draw: Python decides instead */
 
 static PyObject *S_seat, *S_mode, *S_players, *S_hand, *S_hand_sizes, *S_discard, *S_ecologies, *S_table_factors,
     *S_stack, *S_card, *S_want, *S_ecology, *S_from_discard, *S_source, *S_effect, *S_single, *S_simplified,
-    *S_give, *S_take, *S_rescue;
+    *S_give, *S_take, *S_rescue, *S_limbo, *S_roles;
 
 static long item_long(PyObject *seq, Py_ssize_t i) {
     PyObject *item = PySequence_GetItem(seq, i);
@@ -237,7 +238,10 @@ typedef struct {
 
 typedef struct {
     Table *t;
-    PyObject *obs, *fits, *shape, *fallback;
+    PyObject *obs, *fits, *shape, *arrange, *fallback;
+    int threats_known, nthreats, shields_known, nshields, shielded;
+    const Effect *threats[1024];
+    const Effect *shields[256];
     int seat, players, single, simplified;
     int hand[MAX_HAND], nhand;
     long hand_sizes[MAX_SEATS];
@@ -245,7 +249,7 @@ typedef struct {
     int nwebs, mine[MAX_ECOS], nmine;
     uint64_t my_codes, hand_biomes;
     int hand_living[MAX_CODES];
-    PyObject *discard, *table_factors, *stack, *top;  /* borrowed (tuples); top: the stack's top frame or NULL */
+    PyObject *discard, *table_factors, *stack, *limbo, *top;  /* borrowed (tuples); top: the stack's top frame or NULL */
     int scored;
     double scores[MAX_SEATS], leaders[MAX_SEATS];
     int hand_valued;
@@ -322,7 +326,7 @@ static long get_long(PyObject *obj, PyObject *name) {
 }
 
 /* Reads the observation; the references to its tuples are held by the caller's `held`. */
-static int read_observation(Decision *d, PyObject *held[4]) {
+static int read_observation(Decision *d, PyObject *held[5]) {
     Table *t = d->t;
     PyObject *obs = d->obs;
     d->seat = (int)get_long(obs, S_seat);
@@ -360,6 +364,8 @@ static int read_observation(Decision *d, PyObject *held[4]) {
     Py_ssize_t depth = PyTuple_GET_SIZE(d->stack);
     d->top = depth ? PyTuple_GET_ITEM(d->stack, depth - 1) : NULL;
     if (d->top != NULL && (!PyTuple_Check(d->top) || PyTuple_GET_SIZE(d->top) < 1)) return refuse("a frame");
+    held[4] = d->limbo = get_tuple(obs, S_limbo);
+    if (d->limbo == NULL) return -1;
     held[3] = get_tuple(obs, S_ecologies);
     if (held[3] == NULL) return -1;
     PyObject *ecos = held[3];
@@ -679,22 +685,9 @@ static int bonus_value(Decision *d, int biome, double *out) {
     return 0;
 }
 
-/* Valuer.eco_value of a web's cards, with one card more when `extra` >= 0. */
-static int eco_value(Decision *d, Web *web, int extra, double *out) {
-    PyObject *cards = web->cards_tuple;
-    if (extra >= 0) {
-        Py_ssize_t n = PyTuple_GET_SIZE(web->cards_tuple);
-        cards = PyTuple_New(n + 1);
-        if (cards == NULL) return -1;
-        for (Py_ssize_t i = 0; i < n; i++) PyTuple_SET_ITEM(cards, i, Py_NewRef(PyTuple_GET_ITEM(web->cards_tuple, i)));
-        PyObject *c = PyLong_FromLong(extra);
-        if (c == NULL) { Py_DECREF(cards); return -1; }
-        PyTuple_SET_ITEM(cards, n, c);
-    } else {
-        Py_INCREF(cards);
-    }
-    PyObject *shape = PyObject_CallFunctionObjArgs(d->shape, web->code_str, cards, NULL);
-    Py_DECREF(cards);
+/* Valuer.eco_value of an ecology of biome card `biome` (code `code`) holding `cards` (a tuple). */
+static int eco_value_of(Decision *d, PyObject *code, long biome, PyObject *cards, double *out) {
+    PyObject *shape = PyObject_CallFunctionObjArgs(d->shape, code, cards, NULL);
     if (shape == NULL) return -1;
     if (!PyTuple_Check(shape) || PyTuple_GET_SIZE(shape) != 3) {
         Py_DECREF(shape);
@@ -706,15 +699,77 @@ static int eco_value(Decision *d, Web *web, int extra, double *out) {
     int producers = PyObject_IsTrue(PyTuple_GET_ITEM(shape, 2));
     Py_DECREF(shape);
     if (PyErr_Occurred()) return -1;
+    if (!card_ok(d->t, biome)) return bad("a biome card outside the table");
     double value = ROLE_FILLED * (double)filled;
     if (healthy) {
         double bonus;
-        if (bonus_value(d, (int)web->biome, &bonus) < 0) return -1;
+        if (bonus_value(d, (int)biome, &bonus) < 0) return -1;
         value += HEALTHY + bonus;
     }
     if (producers) value += SECOND_PRODUCER;
     *out = value;
     return 0;
+}
+
+/* A web's cards with one card more (`extra` >= 0) or one card less (`without` >= 0), as a new tuple. */
+static PyObject *cards_changed(PyObject *cards, long extra, long without) {
+    Py_ssize_t n = PyTuple_GET_SIZE(cards);
+    PyObject *result = PyTuple_New(n + (extra >= 0));
+    if (result == NULL) return NULL;
+    Py_ssize_t at = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *c = PyTuple_GET_ITEM(cards, i);
+        if (without >= 0) {
+            long v = PyLong_AsLong(c);
+            if (v == without) continue;
+        }
+        PyTuple_SET_ITEM(result, at++, Py_NewRef(c));
+    }
+    if (extra >= 0) {
+        PyObject *c = PyLong_FromLong(extra);
+        if (c == NULL) { Py_DECREF(result); return NULL; }
+        PyTuple_SET_ITEM(result, at++, c);
+    }
+    if (at != PyTuple_GET_SIZE(result) && _PyTuple_Resize(&result, at) < 0) return NULL;
+    return result;
+}
+
+/* Valuer.eco_value of a web's cards, with one card more when `extra` >= 0. */
+static int eco_value(Decision *d, Web *web, int extra, double *out) {
+    if (extra < 0) return eco_value_of(d, web->code_str, web->biome, web->cards_tuple, out);
+    PyObject *cards = cards_changed(web->cards_tuple, extra, -1);
+    if (cards == NULL) return -1;
+    int rc = eco_value_of(d, web->code_str, web->biome, cards, out);
+    Py_DECREF(cards);
+    return rc;
+}
+
+/* What is lost when `card` leaves a web (Exposure._loss, and Valuer.destroy_value's parts): the VP of it and
+ * of the cards left unfed, and the eco_value before and after. */
+static int losing(Decision *d, Web *web, int card, double *vp, double *before, double *after) {
+    PyObject *rest = cards_changed(web->cards_tuple, -1, card);
+    if (rest == NULL) return -1;
+    PyObject *r = PyObject_CallFunctionObjArgs(d->arrange, web->code_str, rest, NULL);
+    Py_DECREF(rest);
+    if (r == NULL) return -1;
+    if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 2 || !PyTuple_Check(PyTuple_GET_ITEM(r, 0))
+        || !PyTuple_Check(PyTuple_GET_ITEM(r, 1))) {
+        Py_DECREF(r);
+        PyErr_SetString(PyExc_TypeError, "arrange() must return (kept, dropped)");
+        return -1;
+    }
+    PyObject *kept = PyTuple_GET_ITEM(r, 0), *dropped = PyTuple_GET_ITEM(r, 1);
+    double lost = organism_vp(d, card);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(dropped); i++) {
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(dropped, i));
+        if (!card_ok(d->t, c)) { Py_DECREF(r); return PyErr_Occurred() ? -1 : bad("a card outside the table"); }
+        lost += organism_vp(d, (int)c);
+    }
+    *vp = lost;
+    int rc = eco_value_of(d, web->code_str, web->biome, web->cards_tuple, before);
+    if (rc == 0) rc = eco_value_of(d, web->code_str, web->biome, kept, after);
+    Py_DECREF(r);
+    return rc;
 }
 
 static int fallback(Decision *d, PyObject *action, double *out) {
@@ -745,6 +800,135 @@ static int compare_doubles(const void *a, const void *b) {
 }
 
 /* Valuer.value for one legal action (EndPhase is THRESHOLD, as GreedyBot.choose counts it). */
+/* Exposure.threats: destroy effects against this seat on factor cards it has not seen. */
+static int find_threats(Decision *d) {
+    if (d->threats_known) return 0;
+    Table *t = d->t;
+    char *out = calloc(t->size + 1, 1);
+    if (out == NULL) { PyErr_NoMemory(); return -1; }
+    for (int i = 0; i < d->nhand; i++) out[d->hand[i]] = 1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(d->discard); i++) out[PyLong_AsLong(PyTuple_GET_ITEM(d->discard, i))] = 1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(d->limbo); i++) {
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(d->limbo, i));
+        if (card_ok(t, c)) out[c] = 1;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(d->table_factors); i++)
+        out[PyLong_AsLong(PyTuple_GET_ITEM(PyTuple_GET_ITEM(d->table_factors, i), 0))] = 1;
+    for (int w = 0; w < d->nwebs; w++) {
+        PyObject *factors = PyTuple_GET_ITEM(d->webs[w].obj, 5);
+        if (!PyTuple_Check(factors)) { free(out); return bad("an ecology's factors"); }
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(factors); i++) {
+            PyObject *pair = PyTuple_GET_ITEM(factors, i);
+            long c = PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) ? PyLong_AsLong(PyTuple_GET_ITEM(pair, 0)) : -1;
+            if (card_ok(t, c)) out[c] = 1;
+        }
+    }
+    d->nthreats = 0;
+    for (int c = 0; c < t->size; c++) {
+        if (t->kind[c] != K_FACTOR || out[c]) continue;
+        for (int k = 0; k < t->neffects[c]; k++) {
+            const Effect *e = &t->effects[t->effect_start[c] + k];
+            if (e->action == W_DESTROY && (e->target == G_OPPONENT || e->target == G_RANDOM_OPPONENT
+                                           || e->target == G_EACH_OPPONENT)) {
+                if (d->nthreats >= 1024) { free(out); return bad("too many threats"); }
+                d->threats[d->nthreats++] = e;
+            }
+        }
+    }
+    free(out);
+    d->threats_known = 1;
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* Exposure._my_protections: the protect effects in force for this seat (shielded: one without a filter). */
+static int find_shields(Decision *d) {
+    if (d->shields_known) return 0;
+    Table *t = d->t;
+    d->nshields = 0;
+    d->shielded = 0;
+    int sources[MAX_ECOS + 1024], count = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(d->table_factors) && count < 1024; i++) {
+        PyObject *pair = PyTuple_GET_ITEM(d->table_factors, i);
+        if (PyLong_AsLong(PyTuple_GET_ITEM(pair, 1)) == d->seat) sources[count++] = (int)PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
+    }
+    for (int m = 0; m < d->nmine; m++)
+        if (d->webs[d->mine[m]].healthy) sources[count++] = (int)d->webs[d->mine[m]].biome;
+    for (int s = 0; s < count; s++) {
+        int c = sources[s];
+        if (!card_ok(t, c)) return bad("a card outside the table");
+        for (int k = 0; k < t->neffects[c]; k++) {
+            const Effect *e = &t->effects[t->effect_start[c] + k];
+            if (e->action == W_PROTECT && e->trigger == T_ONGOING) {
+                if (d->nshields >= 256) return bad("too many shields");
+                d->shields[d->nshields++] = e;
+                if (!e->has_filter) d->shielded = 1;
+            }
+        }
+    }
+    d->shields_known = 1;
+    return 0;
+}
+
+/* -Exposure.exposure(eco, roles): the value of an Arrange choice. */
+static int arrange_value(Decision *d, PyObject *action, double *out) {
+    Table *t = d->t;
+    long ecology = attr_long(action, S_ecology);
+    if (PyErr_Occurred()) return -1;
+    Web *web = web_of(d, ecology);
+    if (web == NULL) { PyErr_SetObject(PyExc_KeyError, PyLong_FromLong(ecology)); return -1; }
+    if (find_threats(d) < 0) return -1;
+    if (!d->nthreats) { *out = -0.0; return 0; }
+    if (find_shields(d) < 0) return -1;
+    if (d->shielded) { *out = -0.0; return 0; }
+    PyObject *roles_in = PyObject_GetAttr(action, S_roles);
+    if (roles_in == NULL) return -1;
+    if (!PyTuple_Check(roles_in)) { Py_DECREF(roles_in); return bad("roles"); }
+    int roles[MAX_WEB];
+    Py_ssize_t n = PyTuple_GET_SIZE(roles_in);
+    if (n > web->n) n = web->n;  /* zip() stops at the shorter */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        roles[i] = role_number(t, PyTuple_GET_ITEM(roles_in, i));
+        if (roles[i] < 0) { Py_DECREF(roles_in); return PyErr_Occurred() ? -1 : bad("a role"); }
+    }
+    Py_DECREF(roles_in);
+    double total = 0.0;
+    for (int k = 0; k < d->nthreats; k++) {
+        double worst = 0.0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int card = web->cards[i];
+            if (!matches(t, d->threats[k], card, O_OPPONENT, roles[i], web->code)) continue;
+            int shield = 0;
+            for (int s = 0; s < d->nshields && !shield; s++)
+                if (matches(t, d->shields[s], card, O_YOU, roles[i], web->code)) shield = 1;
+            if (shield) continue;
+            double vp, before, after;
+            if (losing(d, web, card, &vp, &before, &after) < 0) return -1;
+            double loss = vp + before - after;
+            if (loss > worst) worst = loss;
+        }
+        total += worst;
+    }
+    *out = -total;
+    return 0;
+}
+
+/* Valuer.destroy_value of a card on the table. */
+static int destroy_value(Decision *d, PyObject *action, double *out) {
+    long card = attr_long(action, S_card);
+    if (PyErr_Occurred()) return -1;
+    Web *web = NULL;
+    for (int w = 0; w < d->nwebs && web == NULL; w++)
+        for (int i = 0; i < d->webs[w].n; i++)
+            if (d->webs[w].cards[i] == card) { web = &d->webs[w]; break; }
+    if (web == NULL) return bad("a card on no web");
+    double vp, before, after;
+    if (losing(d, web, (int)card, &vp, &before, &after) < 0) return -1;
+    double loss = vp;
+    loss += before - after;
+    *out = web->owner == d->seat ? -loss : loss * leader_weight(d, web->owner);
+    return 0;
+}
+
 static int action_value(Decision *d, int kind, PyObject *action, double *out) {
     Table *t = d->t;
     switch (kind) {
@@ -867,7 +1051,7 @@ static int action_value(Decision *d, int kind, PyObject *action, double *out) {
     case A_CHOOSE_CARD: {
         if (d->top == NULL) return bad("a choice frame");
         int give = frame_is(d->top, S_give), take = frame_is(d->top, S_take);
-        if (!give && !take) return fallback(d, action, out);
+        if (!give && !take) return destroy_value(d, action, out);
         long card = attr_long(action, S_card);
         if (PyErr_Occurred()) return -1;
         if (!card_ok(t, card)) return bad("a card outside the table");
@@ -902,6 +1086,7 @@ static int action_value(Decision *d, int kind, PyObject *action, double *out) {
         else *out = 0.5 - v;
         return 0;
     }
+    case A_ARRANGE: return arrange_value(d, action, out);
     default:
         return fallback(d, action, out);
     }
@@ -914,20 +1099,25 @@ static int action_kind(Table *t, PyObject *action) {
     return -1;
 }
 
-/* choose(table, observation, legal, below, fits, shape, fallback) -> the action GreedyBot.choose takes. */
+/* choose(table, observation, legal, below, fits, shape, arrange, fallback) -> the action GreedyBot.choose takes. */
 static PyObject *choose(PyObject *module, PyObject *args) {
     Table *t;
-    PyObject *obs, *legal, *below, *fits, *shape, *fall;
-    if (!PyArg_ParseTuple(args, "O!OOOOOO", &TableType, &t, &obs, &legal, &below, &fits, &shape, &fall)) return NULL;
+    PyObject *obs, *legal, *below, *fits, *shape, *arr, *fall;
+    if (!PyArg_ParseTuple(args, "O!OOOOOOO", &TableType, &t, &obs, &legal, &below, &fits, &shape, &arr, &fall))
+        return NULL;
     PyObject *actions = PySequence_Fast(legal, "legal actions must be a sequence");
     if (actions == NULL) return NULL;
     Py_ssize_t count = PySequence_Fast_GET_SIZE(actions);
     PyObject **items = PySequence_Fast_ITEMS(actions);
-    Decision *d = calloc(1, sizeof(Decision));
+    Decision *d = malloc(sizeof(Decision));  /* large (fixed arrays): only its flags are cleared */
+    if (d != NULL) {
+        d->scored = d->hand_valued = d->threats_known = d->shields_known = 0;
+        d->nwebs = d->nmine = d->nhand = 0;
+    }
     char *state = calloc(t->size + 1, 1);
     double *values = calloc(t->size + 1, sizeof(double));
     int *kinds = calloc(count + 1, sizeof(int));
-    PyObject *held[4] = {NULL, NULL, NULL, NULL};
+    PyObject *held[5] = {NULL, NULL, NULL, NULL, NULL};
     PyObject *result = NULL;
     if (d == NULL || state == NULL || values == NULL || kinds == NULL) {
         PyErr_NoMemory();
@@ -937,6 +1127,7 @@ static PyObject *choose(PyObject *module, PyObject *args) {
     d->obs = obs;
     d->fits = fits;
     d->shape = shape;
+    d->arrange = arr;
     d->fallback = fall;
     d->state = state;
     d->values = values;
@@ -1017,7 +1208,7 @@ offers_done:
     free(offer_values);
     free(offered);
 done:
-    for (int i = 0; i < 4; i++) Py_XDECREF(held[i]);
+    for (int i = 0; i < 5; i++) Py_XDECREF(held[i]);
     free(d);
     free(state);
     free(values);
@@ -1029,7 +1220,7 @@ done:
 static PyMethodDef module_methods[] = {
     {"table", make_table, METH_VARARGS, "table(...) -> Table: a card table flattened for choose (accel.py)."},
     {"choose", choose, METH_VARARGS,
-     "choose(table, observation, legal, below, fits, shape, fallback) -> the action GreedyBot.choose takes."},
+     "choose(table, observation, legal, below, fits, shape, arrange, fallback) -> the action GreedyBot.choose takes."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1047,6 +1238,7 @@ PyMODINIT_FUNC PyInit__ecogreedy(void) {
     INTERN(S_want, "want"); INTERN(S_ecology, "ecology"); INTERN(S_from_discard, "from_discard");
     INTERN(S_source, "source"); INTERN(S_effect, "effect"); INTERN(S_single, "single");
     INTERN(S_simplified, "simplified"); INTERN(S_give, "give"); INTERN(S_take, "take"); INTERN(S_rescue, "rescue");
+    INTERN(S_limbo, "limbo"); INTERN(S_roles, "roles");
     if (PyType_Ready(&TableType) < 0) return NULL;
     Refused = PyErr_NewException("cardtool_accel._ecogreedy.Refused", PyExc_LookupError, NULL);
     if (Refused == NULL) return NULL;

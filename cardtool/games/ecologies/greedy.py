@@ -106,11 +106,11 @@ class GreedyBot:
     def choose(self, observation: Observation, legal: Sequence, rng: random.Random):
         if len(legal) == 1:
             return legal[0]
-        flat = greedy_kernel.kernel_table(self.game)  # the same choice in C (greedy_kernel.py), when it serves
-        if flat is not None:
-            if self._decider is None or self._decider.flat is not flat:
-                self._decider = greedy_kernel.Decider(flat, self.game.table, self._value)
-            choice = self._decider.choose(observation, legal, rng)
+        if greedy_kernel.serving():  # the same choice in C (greedy_kernel.py), when it serves this table
+            decider = self._decider
+            if decider is None:
+                decider = self._decider = greedy_kernel.Decider(self.game, self._value)
+            choice = decider.choose(observation, legal, rng)
             if choice is not None:
                 return choice
         valuer = self.valuer(observation)

@@ -4,7 +4,7 @@ table flattened for it, and `choose`, which asks it when it serves.
 greedy.py (GreedyBot.choose) and valuer.py (Valuer) are the readable reference: the kernel takes the same
 action, valuing each legal action with the same arithmetic in the same order and drawing ties from the
 bot's generator exactly where GreedyBot draws them. What reads arrangements it asks back of Python
-(arrange.fits, valuer.web_shape, and Valuer.value for Move, Arrange, destroying a card and a rescue play).
+(arrange.fits, valuer.web_shape, `kept_dropped`, and Valuer.value for a Move and a rescue play).
 A card table using a word, trigger, target or kind this module does not know, or more biome codes than
 the kernel holds, is never flattened, and an observation beyond the kernel's sizes is refused before any
 draw: GreedyBot then decides in Python. tests/test_ecologies_accel_greedy.py compares both over thousands
@@ -19,7 +19,7 @@ from cardtool.games.ecologies import accel
 from cardtool.games.ecologies.actions import (
     Accept, Arrange, BuyWith, ChooseCard, ChoosePlayer, Decline, DestroyEcology, Discard, Draw, EndPhase, Move, Offer,
     Play, UseBonus)
-from cardtool.games.ecologies.arrange import ROLE_NAMES, ROLE_NUMBER, fits
+from cardtool.games.ecologies.arrange import ROLE_NAMES, ROLE_NUMBER, arrange, fits
 from cardtool.games.ecologies.table import CardTable
 from cardtool.games.ecologies.valuer import web_shape
 
@@ -92,21 +92,35 @@ def kernel_table(game):
     return found[2]
 
 
+def kept_dropped(table: CardTable, code: str, cards: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The cards the best arrangement feeds and those it leaves unfed (arrange.arrange)."""
+    found = arrange(table, code, cards)
+    return found.kept, found.dropped
+
+
+serving = accel.greedy_serving
+
+
 class Decider:
-    """One GreedyBot's way into the kernel: the table it reads and the questions it asks back."""
+    """One GreedyBot's way into the kernel for its game: the table it reads (None: the kernel does not hold
+    this table) and the questions it asks back."""
 
-    __slots__ = ("flat", "fits", "shape", "fallback")
+    __slots__ = ("flat", "fits", "shape", "arrange", "fallback")
 
-    def __init__(self, flat, table: CardTable, value):
-        self.flat = flat
+    def __init__(self, game, value):
+        table = game.table
+        self.flat = kernel_table(game)
         self.fits = partial(fits, table)
         self.shape = partial(web_shape, table)
+        self.arrange = partial(kept_dropped, table)
         self.fallback = value  # value(observation, action): Valuer.value for what the kernel leaves to Python
 
     def choose(self, observation, legal, rng):
-        """The kernel's choice, or None when it refuses this observation (before drawing anything)."""
+        """The kernel's choice, or None when it refuses this table or observation (before drawing anything)."""
+        if self.flat is None:
+            return None
         try:
             return accel.GREEDY.choose(self.flat, observation, legal, rng._randbelow, self.fits, self.shape,
-                                       self.fallback)
+                                       self.arrange, self.fallback)
         except accel.GREEDY.Refused:
             return None
