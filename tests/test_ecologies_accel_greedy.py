@@ -56,6 +56,7 @@ def pure():
 
 def test_the_greedy_kernel_is_installed():
     assert accel.greedy_installed(), "the compiled kernel is missing: `make venv` (or pip install ./accel) installs it"
+    assert accel.greedy_serving() == accel.GREEDY_SUMS_MATCH  # Python 3.11's float sums: it serves
 
 
 @lru_cache(maxsize=None)

@@ -799,6 +799,14 @@ static int compare_doubles(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* card_value of the card an action names (its `card` field). */
+static int value_of_card(Decision *d, PyObject *action, double *out) {
+    long card = attr_long(action, S_card);
+    if (PyErr_Occurred()) return -1;
+    if (!card_ok(d->t, card)) return bad("a card outside the table");
+    return card_value(d, (int)card, out);
+}
+
 /* Valuer.value for one legal action (EndPhase is THRESHOLD, as GreedyBot.choose counts it). */
 /* Exposure.threats: destroy effects against this seat on factor cards it has not seen. */
 static int find_threats(Decision *d) {
@@ -1052,29 +1060,20 @@ static int action_value(Decision *d, int kind, PyObject *action, double *out) {
         if (d->top == NULL) return bad("a choice frame");
         int give = frame_is(d->top, S_give), take = frame_is(d->top, S_take);
         if (!give && !take) return destroy_value(d, action, out);
-        long card = attr_long(action, S_card);
-        if (PyErr_Occurred()) return -1;
-        if (!card_ok(t, card)) return bad("a card outside the table");
         double v;
-        if (card_value(d, (int)card, &v) < 0) return -1;
+        if (value_of_card(d, action, &v) < 0) return -1;
         *out = give ? -v : v;
         return 0;
     }
     case A_DISCARD: {
-        long card = attr_long(action, S_card);
-        if (PyErr_Occurred()) return -1;
-        if (!card_ok(t, card)) return bad("a card outside the table");
         double v;
-        if (card_value(d, (int)card, &v) < 0) return -1;
+        if (value_of_card(d, action, &v) < 0) return -1;
         *out = -v;
         return 0;
     }
     case A_BUY_WITH: {
-        long card = attr_long(action, S_card);
-        if (PyErr_Occurred()) return -1;
-        if (!card_ok(t, card)) return bad("a card outside the table");
         double v;
-        if (card_value(d, (int)card, &v) < 0) return -1;
+        if (value_of_card(d, action, &v) < 0) return -1;
         if (d->top != NULL) { *out = 1.0 - v; return 0; }
         if (!d->hand_valued) {
             for (int i = 0; i < d->nhand; i++)

@@ -12,6 +12,8 @@ games. tests/test_ecologies_accel.py compares both on random webs and over thous
 
 from __future__ import annotations
 
+import sys
+
 from cardtool.kernels import PURE_ENV, load_kernel, pure_from_environment  # noqa: F401 (PURE_ENV: for callers)
 
 #: The kernel this code was written for: an installed kernel of another version is not used.
@@ -43,10 +45,15 @@ def greedy_installed() -> bool:
     return GREEDY is not None
 
 
+#: Python 3.12 made sum() of floats compensated (valuer.py sums floats with it); the kernel adds them one by one
+#: as 3.11 does, so on a later Python GreedyBot decides in Python, where its values are what that sum gives.
+GREEDY_SUMS_MATCH = sys.version_info < (3, 12)
+
+
 def greedy_serving() -> bool:
-    """Whether GreedyBot should decide in the kernel now: installed and not turned off (greedy_kernel.py
-    then checks the card table and each observation fit it)."""
-    return GREEDY is not None and not _pure
+    """Whether GreedyBot should decide in the kernel now: installed, not turned off, and on a Python whose
+    float sums it reproduces (greedy_kernel.py then checks the card table and each observation fit it)."""
+    return GREEDY is not None and not _pure and GREEDY_SUMS_MATCH
 
 
 def set_pure(pure: bool) -> bool:

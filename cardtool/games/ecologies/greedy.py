@@ -106,7 +106,7 @@ class GreedyBot:
     def choose(self, observation: Observation, legal: Sequence, rng: random.Random):
         if len(legal) == 1:
             return legal[0]
-        if greedy_kernel.serving():  # the same choice in C (greedy_kernel.py), when it serves this table
+        if greedy_kernel.serving() and isinstance(rng, random.Random):  # the same choice in C (greedy_kernel.py)
             decider = self._decider
             if decider is None:
                 decider = self._decider = greedy_kernel.Decider(self.game, self._value)
@@ -115,7 +115,7 @@ class GreedyBot:
                 return choice
         valuer = self.valuer(observation)
         best, choice, ties = None, None, 0
-        below = rng._randbelow  # what rng.randrange(n) draws for n > 0, without its argument checks
+        below = getattr(rng, "_randbelow", None) or rng.randrange  # what randrange(n) draws for n > 0
         # An offer is made only for a want worth asking for (Valuer.wants) and of a card worth less than
         # DEAD (else it is worth -1, below ending the phase): most of a trade's offers are not, and are
         # passed over in one test each.
