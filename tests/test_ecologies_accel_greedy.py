@@ -28,6 +28,7 @@ from cardtool.games.ecologies.greedy import GreedyBot
 from cardtool.sim.config import prepare
 from cardtool.sim.play import json_line, play_range
 from tests.conftest import DATA, DECKS
+from tests.test_ecologies_accel import pure  # noqa: F401 (the fixture: accel.set_pure, restored after the test)
 
 OLD = DATA / "ecologies" / "decks-0.1.0"
 #: (deck folder, mode, bots, rule options): the tables compared.
@@ -44,14 +45,6 @@ TABLES = [
     (OLD / "frozen-and-deep", "multi", ("greedy",) * 2, {}),
 ]
 MAX_TURNS = 1000
-
-
-@pytest.fixture
-def pure():
-    """accel.set_pure, restored after the test."""
-    previous = accel.set_pure(False)
-    yield accel.set_pure
-    accel.set_pure(previous)
 
 
 def test_the_greedy_kernel_is_installed():

@@ -780,14 +780,6 @@ static int fallback(Decision *d, PyObject *action, double *out) {
     return PyErr_Occurred() ? -1 : 0;
 }
 
-static long attr_long(PyObject *obj, PyObject *name) {
-    PyObject *v = PyObject_GetAttr(obj, name);
-    if (v == NULL) return -1;
-    long r = PyLong_AsLong(v);
-    Py_DECREF(v);
-    return r;
-}
-
 static int frame_is(PyObject *frame, PyObject *kind) {
     if (frame == NULL) return 0;
     PyObject *k = PyTuple_GET_ITEM(frame, 0);
@@ -801,7 +793,7 @@ static int compare_doubles(const void *a, const void *b) {
 
 /* card_value of the card an action names (its `card` field). */
 static int value_of_card(Decision *d, PyObject *action, double *out) {
-    long card = attr_long(action, S_card);
+    long card = get_long(action, S_card);
     if (PyErr_Occurred()) return -1;
     if (!card_ok(d->t, card)) return bad("a card outside the table");
     return card_value(d, (int)card, out);
@@ -880,7 +872,7 @@ static int find_shields(Decision *d) {
 /* -Exposure.exposure(eco, roles): the value of an Arrange choice. */
 static int arrange_value(Decision *d, PyObject *action, double *out) {
     Table *t = d->t;
-    long ecology = attr_long(action, S_ecology);
+    long ecology = get_long(action, S_ecology);
     if (PyErr_Occurred()) return -1;
     Web *web = web_of(d, ecology);
     if (web == NULL) { PyErr_SetObject(PyExc_KeyError, PyLong_FromLong(ecology)); return -1; }
@@ -922,7 +914,7 @@ static int arrange_value(Decision *d, PyObject *action, double *out) {
 
 /* Valuer.destroy_value of a card on the table. */
 static int destroy_value(Decision *d, PyObject *action, double *out) {
-    long card = attr_long(action, S_card);
+    long card = get_long(action, S_card);
     if (PyErr_Occurred()) return -1;
     Web *web = NULL;
     for (int w = 0; w < d->nwebs && web == NULL; w++)
@@ -944,8 +936,8 @@ static int action_value(Decision *d, int kind, PyObject *action, double *out) {
     case A_DECLINE: *out = 0.0; return 0;
     case A_DESTROY_ECOLOGY: *out = -10.0; return 0;
     case A_PLAY: {
-        long card = attr_long(action, S_card);
-        long ecology = attr_long(action, S_ecology);
+        long card = get_long(action, S_card);
+        long ecology = get_long(action, S_ecology);
         if (PyErr_Occurred()) return -1;
         if (!card_ok(t, card)) return bad("a card outside the table");
         int k = t->kind[card];
@@ -988,8 +980,8 @@ static int action_value(Decision *d, int kind, PyObject *action, double *out) {
         return 0;
     }
     case A_USE_BONUS: {
-        long source = attr_long(action, S_source);
-        long index = attr_long(action, S_effect);
+        long source = get_long(action, S_source);
+        long index = get_long(action, S_effect);
         if (PyErr_Occurred()) return -1;
         if (!card_ok(t, source) || index < 0 || index >= t->neffects[source]) return bad("a bonus");
         double v;
@@ -998,7 +990,7 @@ static int action_value(Decision *d, int kind, PyObject *action, double *out) {
         return 0;
     }
     case A_OFFER: {
-        long card = attr_long(action, S_card);
+        long card = get_long(action, S_card);
         if (PyErr_Occurred()) return -1;
         PyObject *want = PyObject_GetAttr(action, S_want);
         if (want == NULL) return -1;
@@ -1026,7 +1018,7 @@ static int action_value(Decision *d, int kind, PyObject *action, double *out) {
         if (d->top == NULL || PyTuple_GET_SIZE(d->top) < 4) return bad("an offer frame");
         long offerer = PyLong_AsLong(PyTuple_GET_ITEM(d->top, 2));
         long offered = PyLong_AsLong(PyTuple_GET_ITEM(d->top, 3));
-        long card = attr_long(action, S_card);
+        long card = get_long(action, S_card);
         if (PyErr_Occurred()) return -1;
         if (!card_ok(t, offered) || !card_ok(t, card) || offerer < 0 || offerer >= d->players) return bad("an offer");
         double a, b;
@@ -1050,7 +1042,7 @@ static int action_value(Decision *d, int kind, PyObject *action, double *out) {
         return 0;
     }
     case A_CHOOSE_PLAYER: {
-        long seat = attr_long(action, S_seat);
+        long seat = get_long(action, S_seat);
         if (PyErr_Occurred()) return -1;
         if (seat < 0 || seat >= d->players) return bad("a seat");
         *out = leader_weight(d, (int)seat) + 0.05 * (double)d->hand_sizes[seat];
@@ -1162,7 +1154,7 @@ static PyObject *choose(PyObject *module, PyObject *args) {
             PyObject *action = items[i];
             double value;
             if (kinds[i] == A_OFFER) {
-                long card = attr_long(action, S_card);
+                long card = get_long(action, S_card);
                 if (card == -1 && PyErr_Occurred()) goto offers_done;
                 if (!card_ok(t, card) || cheap[card] != 1) continue;
                 PyObject *want = PyObject_GetAttr(action, S_want);
