@@ -11,8 +11,9 @@ process's CPU time (what one core gives when it is not shared) and of wall-clock
 be shared and busy: the load average is printed beside the figures, and `--against DIR` measures an
 older checkout (e.g. `git worktree add DIR <commit>`) in alternating rounds, each in its own process,
 so the ratio of the two is fair even when the absolute figures are not. This checkout is also measured
-on its pure-Python path (CARDTOOL_PURE=1: without the compiled arrangement solver of accel/) unless
-`--no-pure`; every way must end each game with the same scores, which the script checks.
+on its pure-Python path (CARDTOOL_PURE=1: without the compiled arrangement solver and GreedyBot decision
+of accel/) unless `--no-pure`; every way must end each game with the same scores, which the script
+checks. The kernels this checkout's rounds use are printed first.
 """
 
 from __future__ import annotations
@@ -67,6 +68,27 @@ def rate(runs: list[dict], clock: str) -> float:
     return sum(r["games"] for r in runs) / sum(r[clock] for r in runs)
 
 
+def kernels() -> str:
+    """Which compiled kernels this checkout's 'this' rounds use on the base deck (greedy_kernel.py refuses
+    a table it does not hold, and GreedyBot then decides in Python: said here, not silently)."""
+    out = subprocess.run([sys.executable, "-c", _KERNELS, str(ROOT), str(ROOT / "decks" / "ecologies-bizarre-biomes")],
+                         check=True, capture_output=True, text=True, cwd=ROOT, env={**os.environ, "CARDTOOL_PURE": ""})
+    return out.stdout.strip()
+
+
+_KERNELS = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from cardtool.deck.loader import load_deck
+from cardtool.games.ecologies import accel, greedy_kernel
+from cardtool.games.ecologies.engine import EcologiesGame
+game = EcologiesGame(load_deck(sys.argv[2]), 4, "multi", 0)
+serves = greedy_kernel.kernel_table(game) is not None
+print(f"arrangement solver {'installed' if accel.installed() else 'MISSING'}, GreedyBot decision "
+      f"{('serving this deck' if serves else 'NOT serving this deck') if accel.greedy_installed() else 'MISSING'}")
+"""
+
+
 def load() -> str:
     return "/".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -83,6 +105,7 @@ def main() -> int:
     trees += [("against", args.against.resolve(), False)] if args.against else []
     print(f"Ecologies engine benchmark: Python {sys.version.split()[0]}, {os.cpu_count()} core(s), "
           f"load average {load()} (1/5/15 min) at the start")
+    print(f"compiled kernels: {kernels()}")
     for label, players in TABLES:
         runs: dict[str, list[dict]] = {name: [] for name, _, _ in trees}
         for _ in range(args.rounds):

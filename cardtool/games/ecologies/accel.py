@@ -1,5 +1,6 @@
-"""The optional compiled arrangement solver: `cardtool_accel._ecologies` (accel/ in the repository,
-installed by `make venv`).
+"""The optional compiled kernels of Ecologies (accel/ in the repository, installed by `make venv`): the
+arrangement solver `cardtool_accel._ecologies`, and GreedyBot's decision `cardtool_accel._ecogreedy`
+(greedy_kernel.py feeds it; greedy.py and valuer.py are its reference).
 
 arrange.py's `_solve` and `_alternatives` are the readable reference; the kernel runs the same search
 node for node in C (64-bit bitmasks and whole numbers), so it serves webs of at most 62 organisms with
@@ -11,16 +12,20 @@ games. tests/test_ecologies_accel.py compares both on random webs and over thous
 
 from __future__ import annotations
 
+import sys
+
 from cardtool.kernels import PURE_ENV, load_kernel, pure_from_environment  # noqa: F401 (PURE_ENV: for callers)
 
 #: The kernel this code was written for: an installed kernel of another version is not used.
 KERNEL_VERSION = 1
+GREEDY_VERSION = 2
 #: The largest web (organisms) and role weight the kernel takes (accel/cardtool_accel/_ecologies.c).
 MAX_CARDS = 62
 WEIGHT_LIMIT = 1 << 40
 
 
 KERNEL = load_kernel("_ecologies", KERNEL_VERSION)
+GREEDY = load_kernel("_ecogreedy", GREEDY_VERSION)
 _pure = pure_from_environment()
 
 
@@ -35,9 +40,26 @@ def serving(cards: int, weights: tuple[int, ...]) -> bool:
             and all(-WEIGHT_LIMIT < w < WEIGHT_LIMIT for w in weights))
 
 
+def greedy_installed() -> bool:
+    """Whether the compiled GreedyBot decision is installed (and of this version)."""
+    return GREEDY is not None
+
+
+#: Python 3.12 made sum() of floats compensated (valuer.py sums floats with it); the kernel adds them one by one
+#: as 3.11 does, so on a later Python GreedyBot decides in Python, where its values are what that sum gives.
+GREEDY_SUMS_MATCH = sys.version_info < (3, 12)
+
+
+def greedy_serving() -> bool:
+    """Whether GreedyBot should decide in the kernel now: installed, not turned off, and on a Python whose
+    float sums it reproduces (greedy_kernel.py then checks the card table and each observation fit it)."""
+    return GREEDY is not None and not _pure and GREEDY_SUMS_MATCH
+
+
 def set_pure(pure: bool) -> bool:
-    """Force the pure-Python solver (True) or allow the kernel (False) from now on, as CARDTOOL_PURE does
-    at start (for tests and benchmarks that solve both ways in one process); returns the previous setting."""
+    """Force the pure-Python solver and GreedyBot (True) or allow the kernels (False) from now on, as
+    CARDTOOL_PURE does at start (for tests and benchmarks that play both ways in one process); returns the
+    previous setting."""
     global _pure
     previous, _pure = _pure, pure
     return previous

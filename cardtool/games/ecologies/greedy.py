@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 
 from cardtool.engine.protocol import Seat
+from cardtool.games.ecologies import greedy_kernel
 from cardtool.games.ecologies.actions import EndPhase, Offer
 from cardtool.games.ecologies.observation import Observation, world_game
 from cardtool.games.ecologies.valuer import DEAD, HEALTHY, ROLE_FILLED, SECOND_PRODUCER, Valuer
@@ -41,6 +42,10 @@ class GreedyBot:
         self._hand_living = None  # Valuer.hand_living of this hand, once a decision worked it out
         self._scored_table: tuple | None = None
         self._scores: list[float] | None = None
+        self._mine: tuple = ()  # the seat's webs of the last decision, and their biome codes
+        self._my_codes: set[str] = set()
+        self._decider: greedy_kernel.Decider | None = None  # the compiled decision, once it serves
+        self._fallback_for: tuple = (None, None)  # (observation, its Valuer) for the kernel's questions
 
     def valuer(self, observation: Observation) -> Valuer:
         """A Valuer for this observation, sharing card values with the last one while what they read stays
@@ -50,6 +55,8 @@ class GreedyBot:
         seat = observation.seat
         hand = observation.hand
         webs = tuple([eco for eco in observation.ecologies if eco.owner == seat])  # the same objects: quick to compare
+        if webs != self._mine:
+            self._mine, self._my_codes = webs, {eco.code for eco in webs}
         held_for = (seat, hand, webs)
         if held_for != self._held_for:
             self._held_for, self._held_values = held_for, {}
@@ -60,7 +67,8 @@ class GreedyBot:
             organisms_for = (seat, webs, self._hand_biomes)
             if organisms_for != self._organisms_for:
                 self._organisms_for, self._organism_values = organisms_for, {}
-        valuer = Valuer(self.game, observation, self._held_values, self._organism_values, self._steady_values)
+        valuer = Valuer(self.game, observation, self._held_values, self._organism_values, self._steady_values,
+                        mine=self._mine, my_codes=self._my_codes)
         valuer._hand_biomes = self._hand_biomes  # the same hand: the same biome cards in it
         valuer._hand_living = self._hand_living  # and the same organisms
         table = (observation.ecologies, observation.table_factors)  # all vp_estimates reads
@@ -78,6 +86,16 @@ class GreedyBot:
         if self._hand_living is None:
             self._hand_living = valuer._hand_living
 
+    def _value(self, observation: Observation, action) -> float:
+        """Valuer.value, for the actions the kernel leaves to Python (one Valuer per observation)."""
+        seen, valuer = self._fallback_for
+        if seen is not observation:
+            valuer = self.valuer(observation)
+            self._fallback_for = (observation, valuer)
+        value = valuer.value(action)
+        self._keep_scores(valuer)
+        return value
+
     def ranked(self, observation: Observation, legal: Sequence, rng: random.Random) -> list[tuple[float, object]]:
         valuer = self.valuer(observation)
         scored = [(round(valuer.value(a), 9), rng.random(), a) for a in legal]
@@ -88,8 +106,16 @@ class GreedyBot:
     def choose(self, observation: Observation, legal: Sequence, rng: random.Random):
         if len(legal) == 1:
             return legal[0]
+        if greedy_kernel.serving() and isinstance(rng, random.Random):  # the same choice in C (greedy_kernel.py)
+            decider = self._decider
+            if decider is None:
+                decider = self._decider = greedy_kernel.Decider(self.game, self._value)
+            choice = decider.choose(observation, legal, rng)
+            if choice is not None:
+                return choice
         valuer = self.valuer(observation)
         best, choice, ties = None, None, 0
+        below = getattr(rng, "_randbelow", None) or rng.randrange  # what randrange(n) draws for n > 0
         # An offer is made only for a want worth asking for (Valuer.wants) and of a card worth less than
         # DEAD (else it is worth -1, below ending the phase): most of a trade's offers are not, and are
         # passed over in one test each.
@@ -116,7 +142,7 @@ class GreedyBot:
                 best, choice, ties = value, action, 1
             elif abs(value - best) <= 1e-9:
                 ties += 1
-                if rng.randrange(ties) == 0:  # reservoir sampling: a uniform choice among the ties
+                if below(ties) == 0:  # reservoir sampling: a uniform choice among the ties
                     choice = action
         self._keep_scores(valuer)
         return choice

@@ -31,19 +31,37 @@ def steady(effects) -> bool:
     return not any(e.action in OBSERVING_WORDS for e in effects)
 
 
+def web_shape(table, code: str, cards: tuple[int, ...]) -> tuple[int, bool, bool]:
+    """What the best arrangement of these cards fills: how many of the healthy roles, whether all of them,
+    whether two producers or more (pure, so kept per card table)."""
+    shapes = table.web_shapes
+    shape = shapes.get((code, cards))
+    if shape is None:
+        roles = [r for r in arrange(table, code, cards).roles if r is not None]
+        if len(shapes) >= 100_000:
+            shapes.clear()
+        shape = shapes[(code, cards)] = (len({"P", "C1", "C2", "C3", "SD"} & set(roles)), is_healthy(roles),
+                                         roles.count("P") >= 2)
+    return shape
+
+
 class Valuer(Exposure):
     """What a seat's cards and actions are worth to it, from one observation (what an arrangement exposes
     to destroy cards: Exposure, exposure.py)."""
 
     def __init__(self, game, observation: Observation, held_values: dict[int, float] | None = None,
-                 organism_values: dict[int, float] | None = None, steady_values: dict | None = None):
+                 organism_values: dict[int, float] | None = None, steady_values: dict | None = None, *,
+                 mine: tuple | None = None, my_codes: set[str] | None = None):
         """Values known already, filled in as computed: `held_values` of organism and biome cards for this
         hand and these webs; `organism_values` (if given) of organisms for these webs and the biome cards
-        in hand; `steady_values` of factor cards and bonuses reading nothing seen (no OBSERVING_WORDS)."""
+        in hand; `steady_values` of factor cards and bonuses reading nothing seen (no OBSERVING_WORDS).
+        `mine` and `my_codes`, if given, are the seat's ecologies in this observation and their codes."""
         self.game, self.obs, self.table = game, observation, game.table
         self.seat = observation.seat
-        self.mine = [eco for eco in observation.ecologies if eco.owner == self.seat]
-        self.my_codes = {eco.code for eco in self.mine}
+        if mine is None:
+            mine = [eco for eco in observation.ecologies if eco.owner == self.seat]
+            my_codes = {eco.code for eco in mine}
+        self.mine, self.my_codes = mine, my_codes
         self.hand = observation.hand
         self.simplified = observation.mode == "simplified"
         self._cards: dict[int, float] = {}  # factor cards
@@ -76,8 +94,8 @@ class Valuer(Exposure):
         """Per biome code, how many organisms in hand live there."""
         if self._hand_living is None:
             table = self.table
-            self._hand_living = Counter(code for c in self.hand if table.kind[c] == "organism"
-                                        for code in table.biomes[c])
+            kind, biomes = table.kind, table.biomes
+            self._hand_living = Counter([code for c in self.hand if kind[c] == "organism" for code in biomes[c]])
         return self._hand_living
 
     # -- positions
@@ -100,15 +118,7 @@ class Valuer(Exposure):
 
     def eco_value(self, code: str, biome: int, cards: tuple[int, ...]) -> float:
         """Health and food security of an ecology holding these cards (VP counted apart)."""
-        shapes = self.table.web_shapes  # what the best arrangement fills: pure, so kept per card table
-        shape = shapes.get((code, cards))
-        if shape is None:
-            roles = [r for r in arrange(self.table, code, cards).roles if r is not None]
-            if len(shapes) >= 100_000:
-                shapes.clear()
-            shape = shapes[(code, cards)] = (len({"P", "C1", "C2", "C3", "SD"} & set(roles)), is_healthy(roles),
-                                             roles.count("P") >= 2)
-        filled, healthy, producers = shape
+        filled, healthy, producers = web_shape(self.table, code, cards)
         value = ROLE_FILLED * filled
         if healthy:
             value += HEALTHY + self.bonus_value(biome)
