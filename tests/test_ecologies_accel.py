@@ -154,14 +154,8 @@ def test_seeded_games_are_identical_with_and_without_the_kernel(pure):
     _compare(pure, (12, 8, 4, 2, 4))
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("table", range(len(TABLES)))
-def test_a_thousand_seeded_games_are_identical_with_and_without_the_kernel(pure, table):
-    # 1,100 games in all, one table a test so the suite's workers share them; the 3,100 stored games of
-    # test_ecologies_engine_golden.py (recorded on the pure path) replay with the kernel too.
-    counts = [0] * len(TABLES)
-    counts[table] = (600, 200, 100, 50, 150)[table]
-    _compare(pure, counts)
+# The thousands of whole seeded games, with every kernel against none, are played by
+# tests/test_ecologies_accel_greedy.py (its tables include these), not twice.
 
 
 @pytest.mark.parametrize(("value", "kernel"), [("1", False), ("yes", False), ("0", True), ("", True)])

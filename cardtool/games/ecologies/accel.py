@@ -7,7 +7,7 @@ node for node in C (64-bit bitmasks and whole numbers), so it serves webs of at 
 role weights below 2^40 (a VP bonus per card, which the schema keeps small) and arrange.py solves any
 other web itself. Without the kernel, or with CARDTOOL_PURE set in the environment when cardtool starts
 (to anything but "" or "0"; set_pure in one process), the pure-Python path runs and plays the same
-games. tests/test_ecologies_accel.py compares both on random webs and over thousands of seeded games.
+games. tests/test_ecologies_accel.py compares both on random webs, tests/test_ecologies_accel_greedy.py over thousands of seeded games.
 """
 
 from __future__ import annotations
