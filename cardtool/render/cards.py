@@ -17,6 +17,7 @@ from cardtool.render.cache import code_fingerprint, key_of, named_files_digest
 from cardtool.render.cache import current as current_cache
 from cardtool.render.fitting import LaidOut, Overflow, base_sizes, fit, overflows, render_html, with_sizes, write_pages
 from cardtool.render.impose import Note, SheetPage, Stamp, impose, merge
+from cardtool.render.layers import Forms, Layers, Piece, piece_name, stamp
 from cardtool.render.lean import lean_html_class
 from cardtool.render.libraries import import_weasyprint
 from cardtool.render.parallel import MAX_WORKERS, few_collections, join, run_sliced, slices
@@ -74,8 +75,9 @@ def stylesheet(path: str) -> Markup:
     return Markup(source)
 
 
-def card_html(face: Face, frame: Frame) -> Markup:
-    return Markup(render(face.template, face=face, card=face.card, frame=frame))
+def card_html(face: Face, frame: Frame, layers: Layers | None = None) -> Markup:
+    """A face's HTML: whole, or with `layers`, without the pieces it hands over (render/layers.py)."""
+    return Markup(render(face.template, face=face, card=face.card, frame=frame, layers=layers))
 
 
 def faces_of(deck: Deck):
@@ -106,7 +108,9 @@ class DeckPrint:
         self.face_pdfs: list[bytes] = []  # by singles(): each face's own one-page PDF, in faces order
         self._hits: dict[str, tuple[bytes, list[Overflow]] | None] = {}  # cache lookups made before lay_out
         self._htmls: dict[tuple, Markup] = {}
+        self._pieces: dict[str, tuple[Piece, ...]] = {}  # a face's HTML -> the pieces stamped under it
         self._keys: dict[str, str] = {}
+        self.forms = Forms()  # the pieces laid out so far, by name
 
     def faces(self, backs: bool = True) -> list[Face]:
         """Every different face: the fronts in deck order, then each different back."""
@@ -132,21 +136,40 @@ class DeckPrint:
                            f"deck {self.deck.manifest.id}", lean=len(faces) >= LEAN_FROM)
 
     def _html(self, face: Face) -> Markup:
-        """card_html of a face, made once however often lay_out and the cache ask for it."""
+        """A face's own HTML, its pieces handed over (card_html with layers), made once however often
+        lay_out and the cache ask for it."""
         memo = (face.key, tuple(sorted(face.sizes.items())))
         if memo not in self._htmls:
-            self._htmls[memo] = card_html(face, self.frame)
+            layers = Layers()
+            html = card_html(face, self.frame, layers)
+            self._htmls[memo] = html
+            self._pieces[html] = tuple(layers.pieces)
         return self._htmls[memo]
 
     def face_key(self, html: str) -> str:
-        """What a face's page is made from, as one digest: its HTML, the stylesheet, the page's size and
-        title, and the content of every file they name (art, icons)."""
+        """What a face's page is made from, as one digest: its HTML and its pieces', the stylesheet, the
+        page's size and title, and the content of every file they name (art, icons). Also a piece's name."""
         if html in self._keys:
             return self._keys[html]
         frame = self.frame
+        shown = html + "".join(piece.key for piece in self._pieces.get(html, ()))
         self._keys[html] = key_of("face", code_fingerprint(), str(epoch()), self.deck.manifest.name, repr(frame),
-                                  self.base_url, str(self.css), html, named_files_digest(html, str(self.css)))
+                                  self.base_url, str(self.css), shown, named_files_digest(shown, str(self.css)))
         return self._keys[html]
+
+    def _piece_names(self, html: str) -> list[str]:
+        return [piece_name(self.face_key(piece.key)) for piece in self._pieces.get(html, ())]
+
+    def lay_out_pieces(self, htmls: list[Markup]) -> None:
+        """Lay out, in one document, the pieces of these faces not laid out yet (each different one once)."""
+        missing: dict[str, Markup] = {}
+        for html in htmls:
+            for piece, name in zip(self._pieces.get(html, ()), self._piece_names(html)):
+                if name not in self.forms.pdfs:
+                    missing.setdefault(name, piece.html)
+        if missing:
+            document = self._single_document(range(len(missing)), list(missing.values()))
+            self.forms.pdfs.update(zip(missing, write_pages(document)))
 
     def lay_out(self, faces, entries: list | None = None) -> LaidOut:
         """Faces one a page, each page its own PDF (render/cache.py keeps them by content). Faces the
@@ -189,7 +212,9 @@ class DeckPrint:
         """Faces laid out in one document: each face's own PDF and what overflowed in it."""
         document = self._single_document(faces, htmls)
         found = overflows(document)
-        return [(pdf, [o for o in found if o.key == face.key]) for face, pdf in zip(faces, write_pages(document))]
+        self.lay_out_pieces(htmls)
+        return [(stamp(pdf, self._piece_names(html), self.forms), [o for o in found if o.key == face.key])
+                for face, html, pdf in zip(faces, htmls, write_pages(document))]
 
     def fitted_faces(self, backs: bool = True) -> list[Face]:
         """Each different face laid out and its text fitted; its own one-page PDF in face_pdfs.
@@ -218,6 +243,7 @@ class DeckPrint:
         lean_html_class()
         fitted, laid = fit([faces[i] for i in kept], self.frame, self.lay_out) if kept else ([], LaidOut([], [], []))
         self.batches = [(len(kept), len(fresh))]
+        self.lay_out_pieces([self._html(faces[i]) for i in fresh])  # once, here, for both parts
         dealt = [fresh[part::LAYOUT_PARTS] for part in range(LAYOUT_PARTS)]  # dealt in turn: each part a like mix
         parts = join(run_sliced(lambda first, last: [self._fit_fresh([faces[i] for i in group])
                                                      for group in dealt[first:last]], len(dealt)))

@@ -85,6 +85,7 @@ def merge(pdfs: list[bytes], pages: list[tuple[int, int]], title: str = "") -> b
     fonts shared (render/shared_fonts.py), read and written with pikepdf (qpdf)."""
     import pikepdf
 
+    from cardtool.render.layers import share_pieces
     from cardtool.render.shared_fonts import share_fonts
 
     if len(pdfs) == 1 and pages == [(0, i) for i in range(len(pages))]:
@@ -95,7 +96,8 @@ def merge(pdfs: list[bytes], pages: list[tuple[int, int]], title: str = "") -> b
     sources = {index: pikepdf.open(BytesIO(pdfs[index])) for index in sorted({pdf for pdf, _ in pages})}
     for pdf, number in pages:
         out.pages.append(sources[pdf].pages[number])
-    share_fonts(out, [page.obj for page in out.pages])
+    holders = [page.obj for page in out.pages]
+    share_fonts(out, holders + share_pieces(holders))
     data = _save(out, title)
     for source in sources.values():
         source.close()
@@ -122,6 +124,7 @@ def impose(faces: list[bytes], pages: list[SheetPage], title: str = "") -> bytes
     (render/shared_fonts.py). Read with pikepdf (qpdf): straight from the faces, with no merge first."""
     import pikepdf
 
+    from cardtool.render.layers import share_pieces
     from cardtool.render.shared_fonts import share_fonts
 
     out = pikepdf.new()
@@ -138,7 +141,8 @@ def impose(faces: list[bytes], pages: list[SheetPage], title: str = "") -> bytes
         form.BBox = pikepdf.Array(boxes[index])
         form.Resources = page.obj.Resources
         forms[index] = out.copy_foreign(form)
-    share_fonts(out, [forms[index] for index in used])
+    holders = [forms[index] for index in used]
+    share_fonts(out, holders + share_pieces(holders))  # each piece the faces stamp once (render/layers.py)
     fonts = pikepdf.Dictionary({"/CardtoolNote": out.make_indirect(_note_font("/Helvetica")),
                                 "/CardtoolBold": out.make_indirect(_note_font("/Helvetica-Bold"))})
     for sheet in pages:

@@ -1,0 +1,118 @@
+"""Card faces in two layers: the parts many cards share, laid out once, under each card's own text.
+
+Most of a face looks the same on many cards: its background and panels, the role badges, a VP disc,
+a kind label. A face template marks each such part as a *piece* (the `piece` macro of
+templates/ecologies/_frame.html.j2). Rendered with a `Layers`, the template hands every piece over in a
+card box of its own and leaves it out of the card, so WeasyPrint lays out per card only what differs
+(its text, its art); the different pieces of all the faces are laid out once each, a page each of the
+card's size, and `stamp` draws them, in order, under the card's text as PDF form XObjects. The face's
+own one-page PDF then shows what it showed before and holds everything it shows (a build keeps it by
+content, render/cache.py); text in a piece stays text.
+
+A piece is named in the PDF after a digest of what it is made from (/Piece<digest>), so pieces of the
+same name are the same, and a sheet of many faces keeps one copy of each (`share_pieces`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from io import BytesIO
+
+from markupsafe import Markup
+
+PREFIX = "/Piece"
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A part of a face that other faces may share."""
+
+    key: str  # what it looks like: the card's classes and the part's HTML, the same on every card showing it
+    html: Markup  # what is laid out: the part in a card box (of the first card that showed it)
+
+
+class Layers:
+    """What a face template hands over as pieces while it is rendered (the `layers` of its context)."""
+
+    def __init__(self):
+        self.pieces: list[Piece] = []
+
+    def __bool__(self) -> bool:
+        return True
+
+    def add(self, classes: str, inner: str, boxed: str) -> Markup:
+        """Take a piece (the part, and the part in its card box) out of the card: nothing is left in its place."""
+        self.pieces.append(Piece(f"{classes}\n{inner}", Markup(boxed)))
+        return Markup("")
+
+
+def piece_name(digest: str) -> str:
+    """The PDF name of a piece, from the digest of what it is made from."""
+    return f"{PREFIX}{digest[:32]}"
+
+
+class Forms:
+    """One-page PDFs of pieces by name, each opened once (by qpdf) when a face first stamps it."""
+
+    def __init__(self):
+        self.pdfs: dict[str, bytes] = {}
+        self._opened: dict[str, tuple] = {}
+
+    def form(self, name: str):
+        """The piece's page as a form XObject of its own PDF (kept open while this holds it)."""
+        import pikepdf
+
+        if name not in self._opened:
+            source = pikepdf.open(BytesIO(self.pdfs[name]))
+            page = source.pages[0]
+            page.contents_coalesce()
+            form = page.obj.Contents
+            form.Type, form.Subtype = pikepdf.Name.XObject, pikepdf.Name.Form
+            form.BBox = pikepdf.Array([float(v) for v in page.mediabox])
+            form.Resources = page.obj.Resources
+            self._opened[name] = (source, form)
+        return self._opened[name][1]
+
+
+def stamp(page_pdf: bytes, names: list[str], forms: Forms) -> bytes:
+    """A one-page PDF with the named pieces (pages of the same size) drawn under its content, in order."""
+    if not names:
+        return page_pdf
+    import pikepdf
+
+    with pikepdf.open(BytesIO(page_pdf)) as face:
+        page = face.pages[0]
+        resources = page.obj.Resources
+        if not isinstance(resources.get("/XObject"), pikepdf.Dictionary):
+            resources.XObject = pikepdf.Dictionary()
+        xobjects = resources.XObject
+        for name in names:
+            if name not in xobjects:
+                xobjects[name] = face.copy_foreign(forms.form(name))
+        page.contents_coalesce()
+        under = "".join(f"q {name} Do Q\n" for name in names).encode("latin-1")
+        page.obj.Contents = face.make_stream(under + page.obj.Contents.read_bytes())
+        buffer = BytesIO()
+        face.save(buffer, deterministic_id=True, compress_streams=True,
+                  object_stream_mode=pikepdf.ObjectStreamMode.generate)
+        return buffer.getvalue()
+
+
+def share_pieces(holders: list) -> list:
+    """Make the holders (pages or form XObjects of one PDF, in a fixed order) refer to one copy of each
+    piece of a name; returns those copies, by name, so their fonts can be shared too."""
+    import pikepdf
+
+    kept: dict[str, object] = {}
+    for holder in holders:
+        resources = holder.get("/Resources")
+        xobjects = resources.get("/XObject") if resources is not None else None
+        if not isinstance(xobjects, pikepdf.Dictionary):
+            continue
+        for name in sorted(xobjects.keys()):
+            if name.startswith(PREFIX):
+                if name in kept:
+                    xobjects[name] = kept[name]
+                else:
+                    kept[name] = xobjects[name]
+    return [kept[name] for name in sorted(kept)]
