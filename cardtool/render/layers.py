@@ -9,12 +9,14 @@ card's size, and `stamp` draws them, in order, under the card's text as PDF form
 own one-page PDF then shows what it showed before and holds everything it shows (a build keeps it by
 content, render/cache.py); text in a piece stays text.
 
-A piece is named in the PDF after a digest of what it is made from (/Piece<digest>), so pieces of the
-same name are the same, and a sheet of many faces keeps one copy of each (`share_pieces`).
+A piece is named in the PDF after a digest of its own PDF's bytes (/Piece<digest>), so pieces of the same
+name are the same wherever the deck lies and whichever faces were laid out with it, and a sheet of many
+faces keeps one copy of each (`share_pieces`).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from io import BytesIO
 
@@ -46,37 +48,37 @@ class Layers:
         return Markup("")
 
 
-def piece_name(digest: str) -> str:
-    """The PDF name of a piece, from the digest of what it is made from."""
-    return f"{PREFIX}{digest[:32]}"
-
-
 class Forms:
-    """One-page PDFs of pieces by name, each opened once (by qpdf) when a face first stamps it."""
+    """One-page PDFs of pieces by their id (a digest of what each is made from), each opened once (by
+    qpdf) when a face first stamps it."""
 
     def __init__(self):
         self.pdfs: dict[str, bytes] = {}
         self._opened: dict[str, tuple] = {}
 
-    def form(self, name: str):
+    def name(self, piece: str) -> str:
+        """The piece's name in a PDF, from its bytes."""
+        return f"{PREFIX}{hashlib.sha256(self.pdfs[piece]).hexdigest()[:32]}"
+
+    def form(self, piece: str):
         """The piece's page as a form XObject of its own PDF (kept open while this holds it)."""
         import pikepdf
 
-        if name not in self._opened:
-            source = pikepdf.open(BytesIO(self.pdfs[name]))
+        if piece not in self._opened:
+            source = pikepdf.open(BytesIO(self.pdfs[piece]))
             page = source.pages[0]
             page.contents_coalesce()
             form = page.obj.Contents
             form.Type, form.Subtype = pikepdf.Name.XObject, pikepdf.Name.Form
             form.BBox = pikepdf.Array([float(v) for v in page.mediabox])
             form.Resources = page.obj.Resources
-            self._opened[name] = (source, form)
-        return self._opened[name][1]
+            self._opened[piece] = (source, form)
+        return self._opened[piece][1]
 
 
-def stamp(page_pdf: bytes, names: list[str], forms: Forms) -> bytes:
-    """A one-page PDF with the named pieces (pages of the same size) drawn under its content, in order."""
-    if not names:
+def stamp(page_pdf: bytes, pieces: list[str], forms: Forms) -> bytes:
+    """A one-page PDF with the pieces (by id; pages of the same size) drawn under its content, in order."""
+    if not pieces:
         return page_pdf
     import pikepdf
 
@@ -86,9 +88,10 @@ def stamp(page_pdf: bytes, names: list[str], forms: Forms) -> bytes:
         if not isinstance(resources.get("/XObject"), pikepdf.Dictionary):
             resources.XObject = pikepdf.Dictionary()
         xobjects = resources.XObject
-        for name in names:
+        names = [forms.name(piece) for piece in pieces]
+        for piece, name in zip(pieces, names):
             if name not in xobjects:
-                xobjects[name] = face.copy_foreign(forms.form(name))
+                xobjects[name] = face.copy_foreign(forms.form(piece))
         page.contents_coalesce()
         under = "".join(f"q {name} Do Q\n" for name in names).encode("latin-1")
         page.obj.Contents = face.make_stream(under + page.obj.Contents.read_bytes())
