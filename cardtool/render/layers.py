@@ -11,7 +11,7 @@ content, render/cache.py); text in a piece stays text.
 
 A piece is named in the PDF after a digest of its own PDF's bytes (/Piece<digest>), so pieces of the same
 name are the same wherever the deck lies and whichever faces were laid out with it, and a sheet of many
-faces keeps one copy of each (`share_pieces`).
+faces keeps one copy of each (`copy_sharing_pieces`).
 """
 
 from __future__ import annotations
@@ -101,21 +101,29 @@ def stamp(page_pdf: bytes, pieces: list[str], forms: Forms) -> bytes:
         return buffer.getvalue()
 
 
-def share_pieces(holders: list) -> list:
-    """Make the holders (pages or form XObjects of one PDF, in a fixed order) refer to one copy of each
-    piece of a name; returns those copies, by name, so their fonts can be shared too."""
+def copy_sharing_pieces(copy, holder, kept: dict):
+    """`copy(holder)` (a page or form XObject of another PDF, copied into one being made) with each piece
+    of a name copied once: a piece an earlier holder brought is not copied again but referred to. `kept`
+    (name -> the copy) grows with the pieces this holder brings; the copy is returned."""
     import pikepdf
 
-    kept: dict[str, object] = {}
-    for holder in holders:
-        resources = holder.get("/Resources")
-        xobjects = resources.get("/XObject") if resources is not None else None
-        if not isinstance(xobjects, pikepdf.Dictionary):
-            continue
-        for name in sorted(xobjects.keys()):
-            if name.startswith(PREFIX):
-                if name in kept:
-                    xobjects[name] = kept[name]
-                else:
-                    kept[name] = xobjects[name]
-    return [kept[name] for name in sorted(kept)]
+    resources = holder.get("/Resources")
+    xobjects = resources.get("/XObject") if resources is not None else None
+    if not isinstance(xobjects, pikepdf.Dictionary):
+        return copy(holder)
+    names = sorted(name for name in xobjects.keys() if name.startswith(PREFIX))
+    known = {name: xobjects[name] for name in names if name in kept}
+    for name in known:
+        del xobjects[name]  # left out while copying, put back below
+    try:
+        copied = copy(holder)
+    finally:
+        for name, piece in known.items():
+            xobjects[name] = piece
+    into = copied.Resources.XObject
+    for name in names:
+        if name in known:
+            into[name] = kept[name]
+        else:
+            kept[name] = into[name]
+    return copied
