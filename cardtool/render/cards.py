@@ -1,6 +1,7 @@
 """A deck's cards as PDFs: every different face laid out once, in ONE WeasyPrint document of one card a
 page (trim plus bleed, with TrimBox and BleedBox: the print-on-demand PDF and the source of the images),
-then imposed onto print-and-play sheets with crop marks and backs (render/impose.py)."""
+then imposed onto print-and-play sheets with crop marks and backs (render/impose.py). A face's page holds its
+own text; the parts many faces share are laid out once and stamped under it (render/layers.py)."""
 
 from __future__ import annotations
 
