@@ -39,6 +39,8 @@ PHASES = (  # (module, attribute, label): WeasyPrint's steps, timed where cardto
     ("weasyprint.images.SVGImage", "draw", "    of which SVG pictures"),
     ("weasyprint.pdf.fonts.Font", "clean", "  subsetting fonts"),
     ("cardtool.render.cards", "impose", "imposing the sheets (fonts merged)"),
+    ("cardtool.render.cards.DeckPrint", "_lay_out_pieces", "  the shared pieces (within the lines above)"),
+    ("cardtool.render.cards", "stamp", "pieces stamped under the faces' text (render/layers.py)"),
 )
 
 

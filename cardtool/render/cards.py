@@ -1,6 +1,7 @@
 """A deck's cards as PDFs: every different face laid out once, in ONE WeasyPrint document of one card a
 page (trim plus bleed, with TrimBox and BleedBox: the print-on-demand PDF and the source of the images),
-then imposed onto print-and-play sheets with crop marks and backs (render/impose.py)."""
+then imposed onto print-and-play sheets with crop marks and backs (render/impose.py). A face's page holds its
+own text; the parts many faces share are laid out once and stamped under it (render/layers.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from cardtool.render.cache import code_fingerprint, key_of, named_files_digest
 from cardtool.render.cache import current as current_cache
 from cardtool.render.fitting import LaidOut, Overflow, base_sizes, fit, overflows, render_html, with_sizes, write_pages
 from cardtool.render.impose import Note, SheetPage, Stamp, impose, merge
+from cardtool.render.layers import Forms, Layers, Piece, stamp
 from cardtool.render.lean import lean_html_class
 from cardtool.render.libraries import import_weasyprint
 from cardtool.render.parallel import MAX_WORKERS, few_collections, join, run_sliced, slices
@@ -74,8 +76,9 @@ def stylesheet(path: str) -> Markup:
     return Markup(source)
 
 
-def card_html(face: Face, frame: Frame) -> Markup:
-    return Markup(render(face.template, face=face, card=face.card, frame=frame))
+def card_html(face: Face, frame: Frame, layers: Layers | None = None) -> Markup:
+    """A face's HTML: whole, or with `layers`, without the pieces it hands over (render/layers.py)."""
+    return Markup(render(face.template, face=face, card=face.card, frame=frame, layers=layers))
 
 
 def faces_of(deck: Deck):
@@ -106,7 +109,11 @@ class DeckPrint:
         self.face_pdfs: list[bytes] = []  # by singles(): each face's own one-page PDF, in faces order
         self._hits: dict[str, tuple[bytes, list[Overflow]] | None] = {}  # cache lookups made before lay_out
         self._htmls: dict[tuple, Markup] = {}
+        self._pieces: dict[str, tuple[Piece, ...]] = {}  # a face's HTML -> the pieces stamped under it
         self._keys: dict[str, str] = {}
+        self.forms = Forms()  # the pieces laid out so far, by id
+        self._later = False  # lay faces out without their pieces, to be stamped by the parent process
+        self._stamped: dict[bytes, bytes] = {}
 
     def faces(self, backs: bool = True) -> list[Face]:
         """Every different face: the fronts in deck order, then each different back."""
@@ -132,21 +139,53 @@ class DeckPrint:
                            f"deck {self.deck.manifest.id}", lean=len(faces) >= LEAN_FROM)
 
     def _html(self, face: Face) -> Markup:
-        """card_html of a face, made once however often lay_out and the cache ask for it."""
+        """A face's own HTML, its pieces handed over (card_html with layers), made once however often
+        lay_out and the cache ask for it."""
         memo = (face.key, tuple(sorted(face.sizes.items())))
         if memo not in self._htmls:
-            self._htmls[memo] = card_html(face, self.frame)
+            layers = Layers()
+            html = card_html(face, self.frame, layers)
+            self._htmls[memo] = html
+            self._pieces[html] = tuple(layers.pieces)
         return self._htmls[memo]
 
     def face_key(self, html: str) -> str:
-        """What a face's page is made from, as one digest: its HTML, the stylesheet, the page's size and
-        title, and the content of every file they name (art, icons)."""
+        """What a face's page is made from, as one digest: its HTML and its pieces', the stylesheet, the
+        page's size and title, and the content of every file they name (art, icons). Also a piece's id."""
         if html in self._keys:
             return self._keys[html]
         frame = self.frame
+        shown = html + "".join(piece.key for piece in self._pieces.get(html, ()))
         self._keys[html] = key_of("face", code_fingerprint(), str(epoch()), self.deck.manifest.name, repr(frame),
-                                  self.base_url, str(self.css), html, named_files_digest(html, str(self.css)))
+                                  self.base_url, str(self.css), shown, named_files_digest(shown, str(self.css)))
         return self._keys[html]
+
+    def _piece_ids(self, html: str) -> list[str]:
+        """The ids of the pieces stamped under a face (face_key of each piece: what it is made from)."""
+        return [self.face_key(piece.key) for piece in self._pieces.get(html, ())]
+
+    def _missing_pieces(self, htmls: list[Markup]) -> dict[str, Markup]:
+        """The pieces of these faces not laid out yet, each different one once: id -> HTML."""
+        missing: dict[str, Markup] = {}
+        for html in htmls:
+            for piece, ident in zip(self._pieces.get(html, ()), self._piece_ids(html)):
+                if ident not in self.forms.pdfs:
+                    missing.setdefault(ident, piece.html)
+        return missing
+
+    def _lay_out_pieces(self, pieces: dict[str, Markup]) -> dict[str, bytes]:
+        """Pieces laid out in one document, a page each: id -> one-page PDF (also kept in forms)."""
+        if not pieces:
+            return {}
+        made = dict(zip(pieces, write_pages(self._single_document(range(len(pieces)), list(pieces.values())))))
+        self.forms.pdfs.update(made)
+        return made
+
+    def _stamp(self, pdf: bytes, pieces: list[str]) -> bytes:
+        """A face's PDF with the pieces (by id) stamped under its text (each text page stamped once)."""
+        if pdf not in self._stamped:
+            self._stamped[pdf] = stamp(pdf, pieces, self.forms)
+        return self._stamped[pdf]
 
     def lay_out(self, faces, entries: list | None = None) -> LaidOut:
         """Faces one a page, each page its own PDF (render/cache.py keeps them by content). Faces the
@@ -179,7 +218,7 @@ class DeckPrint:
                 if entries is None:
                     keep_face(cache, keys[i], *made[i])
                 else:
-                    entries.append((keys[i], *made[i]))
+                    entries.append((keys[i], *made[i], self._piece_ids(htmls[i])))
         pages = [found[i] if i in found else made[i] for i in range(len(faces))]
         self.batches.append((len(found), len(todo)))
         return LaidOut([pdf for pdf, _ in pages], [(i, 0) for i in range(len(pages))],
@@ -189,7 +228,10 @@ class DeckPrint:
         """Faces laid out in one document: each face's own PDF and what overflowed in it."""
         document = self._single_document(faces, htmls)
         found = overflows(document)
-        return [(pdf, [o for o in found if o.key == face.key]) for face, pdf in zip(faces, write_pages(document))]
+        if not self._later:
+            self._lay_out_pieces(self._missing_pieces(htmls))
+        return [(pdf if self._later else self._stamp(pdf, self._piece_ids(html)),
+                 [o for o in found if o.key == face.key]) for face, html, pdf in zip(faces, htmls, write_pages(document))]
 
     def fitted_faces(self, backs: bool = True) -> list[Face]:
         """Each different face laid out and its text fitted; its own one-page PDF in face_pdfs.
@@ -219,16 +261,24 @@ class DeckPrint:
         fitted, laid = fit([faces[i] for i in kept], self.frame, self.lay_out) if kept else ([], LaidOut([], [], []))
         self.batches = [(len(kept), len(fresh))]
         dealt = [fresh[part::LAYOUT_PARTS] for part in range(LAYOUT_PARTS)]  # dealt in turn: each part a like mix
-        parts = join(run_sliced(lambda first, last: [self._fit_fresh([faces[i] for i in group])
-                                                     for group in dealt[first:last]], len(dealt)))
+        pieces = list(self._missing_pieces([self._html(faces[i]) for i in fresh]).items())
+        shares = [dict(pieces[part::LAYOUT_PARTS]) for part in range(LAYOUT_PARTS)]  # and so are the pieces
+        self._later = True  # both parts lay their faces out bare; the pieces are stamped below, once all are made
+        try:
+            parts = join(run_sliced(lambda first, last: [self._fit_fresh([faces[i] for i in dealt[k]], shares[k])
+                                                         for k in range(first, last)], len(dealt)))
+        finally:
+            self._later = False
+        for *_, made_pieces in parts:
+            self.forms.pdfs.update(made_pieces)
         sizes = {i: f.sizes for i, f in zip(kept, fitted)}
         made = {i: laid.pdfs[pdf] for i, (pdf, _) in zip(kept, laid.pages)}
-        for group, (part_sizes, part_pdfs, entries) in zip(dealt, parts):
+        for group, (part_sizes, part_pdfs, entries, _) in zip(dealt, parts):
             sizes.update(zip(group, part_sizes))
-            made.update(zip(group, part_pdfs))
+            made.update((i, self._stamp(pdf, self._piece_ids(self._html(faces[i])))) for i, pdf in zip(group, part_pdfs))
             if cache is not None:
-                for key, pdf, found in entries:
-                    keep_face(cache, key, pdf, found)
+                for key, pdf, found, pieces in entries:
+                    keep_face(cache, key, self._stamp(pdf, pieces), found)
         faces = [replace(f, sizes=sizes[i]) for i, f in enumerate(faces)]
         self.face_pdfs = [made[i] for i in range(len(faces))]
         self._record(faces)
@@ -241,12 +291,15 @@ class DeckPrint:
             self._hits[key] = cached_face(cache, key, face.key, self.frame)
         return self._hits[key]
 
-    def _fit_fresh(self, faces: list[Face]) -> tuple[list[dict], list[bytes], list[tuple[str, bytes, list]]]:
-        """Faces fitted in this process without the cache: their sizes, their PDFs, and the cache entries
-        of every face laid out (to be stored by the process that holds the cache)."""
-        entries: list[tuple[str, bytes, list[Overflow]]] = []
+    def _fit_fresh(self, faces: list[Face], pieces: dict[str, Markup]) -> tuple:
+        """Faces fitted in this process without the cache, and some pieces laid out: the faces' sizes, their
+        PDFs (bare when pieces are stamped later), the cache entries of every face laid out (key, PDF,
+        findings, piece ids; to be stored by the process that holds the cache) and the pieces' PDFs by id.
+        A piece holds no fitted text, so the faces of any size stamp the same pieces."""
+        made_pieces = self._lay_out_pieces(pieces)
+        entries: list[tuple[str, bytes, list[Overflow], list[str]]] = []
         fitted, laid = fit(faces, self.frame, lambda some: self.lay_out(some, entries))
-        return [f.sizes for f in fitted], [laid.pdfs[pdf] for pdf, _ in laid.pages], entries
+        return [f.sizes for f in fitted], [laid.pdfs[pdf] for pdf, _ in laid.pages], entries, made_pieces
 
     def singles(self, backs: bool = True) -> tuple[list[Face], bytes]:
         """Each different face on its own page, trim size plus bleed, text fitted: (faces, PDF)."""

@@ -85,6 +85,7 @@ def merge(pdfs: list[bytes], pages: list[tuple[int, int]], title: str = "") -> b
     fonts shared (render/shared_fonts.py), read and written with pikepdf (qpdf)."""
     import pikepdf
 
+    from cardtool.render.layers import copy_sharing_pieces
     from cardtool.render.shared_fonts import share_fonts
 
     if len(pdfs) == 1 and pages == [(0, i) for i in range(len(pages))]:
@@ -93,9 +94,11 @@ def merge(pdfs: list[bytes], pages: list[tuple[int, int]], title: str = "") -> b
                 return pdfs[0]
     out = pikepdf.new()
     sources = {index: pikepdf.open(BytesIO(pdfs[index])) for index in sorted({pdf for pdf, _ in pages})}
+    pieces: dict = {}
     for pdf, number in pages:
-        out.pages.append(sources[pdf].pages[number])
-    share_fonts(out, [page.obj for page in out.pages])
+        copy_sharing_pieces(lambda page: out.pages.append(pikepdf.Page(page)) or out.pages[-1].obj,
+                            sources[pdf].pages[number].obj, pieces)
+    share_fonts(out, [page.obj for page in out.pages] + [pieces[name] for name in sorted(pieces)])
     data = _save(out, title)
     for source in sources.values():
         source.close()
@@ -122,11 +125,12 @@ def impose(faces: list[bytes], pages: list[SheetPage], title: str = "") -> bytes
     (render/shared_fonts.py). Read with pikepdf (qpdf): straight from the faces, with no merge first."""
     import pikepdf
 
+    from cardtool.render.layers import copy_sharing_pieces
     from cardtool.render.shared_fonts import share_fonts
 
     out = pikepdf.new()
     used = sorted({stamp.index for sheet in pages for stamp in sheet.stamps})
-    forms, boxes, sources = {}, {}, []
+    forms, boxes, sources, pieces = {}, {}, [], {}
     for index in used:
         source = pikepdf.open(BytesIO(faces[index]))
         sources.append(source)
@@ -137,8 +141,8 @@ def impose(faces: list[bytes], pages: list[SheetPage], title: str = "") -> bytes
         form.Type, form.Subtype = pikepdf.Name.XObject, pikepdf.Name.Form
         form.BBox = pikepdf.Array(boxes[index])
         form.Resources = page.obj.Resources
-        forms[index] = out.copy_foreign(form)
-    share_fonts(out, [forms[index] for index in used])
+        forms[index] = copy_sharing_pieces(out.copy_foreign, form, pieces)  # each piece once (render/layers.py)
+    share_fonts(out, [forms[index] for index in used] + [pieces[name] for name in sorted(pieces)])
     fonts = pikepdf.Dictionary({"/CardtoolNote": out.make_indirect(_note_font("/Helvetica")),
                                 "/CardtoolBold": out.make_indirect(_note_font("/Helvetica-Bold"))})
     for sheet in pages:
