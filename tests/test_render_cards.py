@@ -303,3 +303,27 @@ def test_font_subsetting_arrays_are_made_without_a_c_type_per_length():
         assert len(made) == len(items) and list(made) == items
     assert ffi.typeof(fonts.ffi.new("char[4]")) is ffi.typeof("char[4]")  # no items: cffi's own
     assert fonts.ffi.NULL == ffi.NULL
+
+
+def test_font_tools_subsetter_and_instancer_load_only_when_weasyprint_uses_them():
+    """Importing WeasyPrint leaves fontTools' subsetter and instancer unloaded where HarfBuzz subsets
+    (render/libraries.py); reading one of their names loads the real module, which an import then gets."""
+    import subprocess
+    import sys
+
+    code = """
+import sys
+from cardtool.render.libraries import SUBSETTER, INSTANCER, _has_harfbuzz_subset, import_weasyprint
+import_weasyprint()
+import weasyprint.pdf.fonts as fonts
+if _has_harfbuzz_subset():
+    assert SUBSETTER not in sys.modules and INSTANCER not in sys.modules, sorted(sys.modules)
+options = fonts.subset.Options(retain_gids=True)
+import fontTools.subset
+assert type(options) is fontTools.subset.Options and sys.modules[SUBSETTER] is fontTools.subset
+assert callable(fonts.instantiateVariableFont)
+import fontTools.varLib.instancer as instancer
+assert callable(instancer.instantiateVariableFont) and type(instancer) is type(sys)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
