@@ -327,3 +327,31 @@ assert callable(instancer.instantiateVariableFont) and type(instancer) is type(s
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_pages_without_margin_boxes_skip_them_and_the_pdf_is_the_same():
+    """WeasyPrint tries no margin box on a page that has none to draw (render/margins.py): the PDF is the
+    same byte for byte; a page whose @page rule gives a margin box content still draws it."""
+    from cardtool.render.libraries import import_weasyprint
+    from cardtool.render.reproducible import weasyprint_pdf
+
+    import_weasyprint()
+    import weasyprint.layout as layout
+    from weasyprint import HTML
+    from weasyprint.layout import page as page_layout
+
+    quick = layout.make_margin_boxes
+    assert getattr(quick, "_cardtool", False) and quick is not page_layout.make_margin_boxes
+    card = "<style>@page { size: 60mm 80mm; margin: 5mm }</style><p style='font-size: 9pt'>Frog eats fly.</p>"
+    numbered = card.replace("margin: 5mm", "margin: 5mm; @bottom-center { content: 'page ' counter(page) }")
+    pdfs = {}
+    for name, html in (("card", card), ("numbered", numbered)):
+        for way, make in (("quick", quick), ("weasyprint", page_layout.make_margin_boxes)):
+            layout.make_margin_boxes = make
+            try:
+                document = HTML(string=html).render()
+            finally:
+                layout.make_margin_boxes = quick
+            pdfs[name, way] = weasyprint_pdf(document), len(document.pages[0]._page_box.children)
+    assert pdfs["card", "quick"] == pdfs["card", "weasyprint"] and pdfs["card", "quick"][1] == 1
+    assert pdfs["numbered", "quick"] == pdfs["numbered", "weasyprint"] and pdfs["numbered", "quick"][1] == 2
