@@ -306,27 +306,35 @@ def test_font_subsetting_arrays_are_made_without_a_c_type_per_length():
 
 
 def test_font_tools_subsetter_and_instancer_load_only_when_weasyprint_uses_them():
-    """Importing WeasyPrint leaves fontTools' subsetter and instancer unloaded where HarfBuzz subsets
-    (render/libraries.py); reading one of their names loads the real module, which an import then gets."""
+    """While WeasyPrint is imported (render/libraries.py), its imports of fontTools' subsetter and
+    instancer get stand-ins and load nothing; a stand-in imports the real module when a name is read."""
     import subprocess
     import sys
 
+    from cardtool.render.libraries import _Deferred
+
     code = """
 import sys
-from cardtool.render.libraries import SUBSETTER, INSTANCER, _has_harfbuzz_subset, import_weasyprint
-import_weasyprint()
-import weasyprint.pdf.fonts as fonts
+from cardtool.render.libraries import SUBSETTER, INSTANCER, _deferred_font_tools, _has_harfbuzz_subset
+with _deferred_font_tools():
+    from fontTools import subset  # as weasyprint.pdf.fonts imports them
+    from fontTools.varLib.instancer import instantiateVariableFont
+assert callable(instantiateVariableFont)
 if _has_harfbuzz_subset():
-    assert SUBSETTER not in sys.modules and INSTANCER not in sys.modules, sorted(sys.modules)
-options = fonts.subset.Options(retain_gids=True)
-import fontTools.subset
-assert type(options) is fontTools.subset.Options and sys.modules[SUBSETTER] is fontTools.subset
-assert callable(fonts.instantiateVariableFont)
-import fontTools.varLib.instancer as instancer
-assert callable(instancer.instantiateVariableFont) and type(instancer) is type(sys)
+    assert "fontTools.varLib" not in sys.modules and "fontTools.ttLib" not in sys.modules, sorted(sys.modules)
+    assert SUBSETTER not in sys.modules and INSTANCER not in sys.modules and type(subset) is not type(sys)
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+    real = sys.modules.pop("colorsys", None)
+    stand_in = sys.modules["colorsys"] = _Deferred("colorsys")
+    try:
+        assert stand_in.rgb_to_hsv(1.0, 0.0, 0.0) == (0.0, 1.0, 1.0)  # read: the real module is imported
+        import colorsys
+        assert colorsys is not stand_in and sys.modules["colorsys"] is colorsys
+    finally:
+        if real is not None:
+            sys.modules["colorsys"] = real
 
 
 def test_pages_without_margin_boxes_skip_them_and_the_pdf_is_the_same():
