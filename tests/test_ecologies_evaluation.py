@@ -80,3 +80,18 @@ def test_a_model_of_unknown_inputs_is_refused(tmp_path):
     stale.write_text(json.dumps({"inputs": ["d_vp", "d_magic"], "coefficients": [0.1, 0.2]}), encoding="utf-8")
     with pytest.raises(ValueError, match="other inputs.*d_magic.*fit_ecologies_eval"):
         evaluation.model_in(stale)
+
+
+def test_a_linear_model_is_its_weighted_sum_and_an_unknown_link_refused(deck, tmp_path):
+    """A model file's `link`: `linear` makes the chance the weighted sum itself (the within-decision fit
+    of benchmarks/fit_ecologies_decisions.py); a link the evaluation does not know is refused."""
+    linear = tmp_path / "linear.json"
+    linear.write_text(json.dumps({"inputs": ["d_vp", "intercept"], "coefficients": [0.25, 0.5], "link": "linear"}))
+    game = EcologiesGame(deck, 2, "multi", 5)
+    state = game.new_initial_state()
+    d_vp = evaluation.named_inputs(game, state, 0)[evaluation.INPUT_NAMES.index("d_vp")]
+    assert evaluation.win_chance(game, state, 0, linear) == pytest.approx(0.25 * d_vp + 0.5)
+    odd = tmp_path / "odd.json"
+    odd.write_text(json.dumps({"inputs": ["d_vp"], "coefficients": [0.1], "link": "probit"}))
+    with pytest.raises(ValueError, match="unknown link"):
+        evaluation.model_in(odd)
