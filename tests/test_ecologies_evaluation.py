@@ -95,3 +95,28 @@ def test_a_linear_model_is_its_weighted_sum_and_an_unknown_link_refused(deck, tm
     odd.write_text(json.dumps({"inputs": ["d_vp"], "coefficients": [0.1], "link": "probit"}))
     with pytest.raises(ValueError, match="unknown link"):
         evaluation.model_in(odd)
+
+
+def test_the_within_decision_fit_sees_only_what_differs_between_candidates():
+    """fit_ecologies_decisions' within-decision least squares recovers a known slope of the win share
+    on d_vp, however much each decision's level (and an input the same for all its candidates) varies."""
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location("fit_dec", ROOT / "benchmarks" / "fit_ecologies_decisions.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rng = np.random.default_rng(3)
+    names = module.INPUT_SETS["earlier"]
+    decisions, worlds, candidates = 400, 2, 4
+    n = decisions * worlds * candidates
+    decision = np.repeat(np.arange(decisions), worlds * candidates)
+    x = rng.normal(size=(n, len(names)))
+    x[:, -1] = 1.0
+    level = rng.normal(0, 0.3, decisions)[decision]
+    x[:, names.index("my_vp")] = level  # the same for a decision's candidates: no slope can be seen
+    y = 0.5 + level + 0.04 * x[:, 0] + rng.normal(0, 0.02, n)
+    data = {"names": np.array(names), "x": x, "y": y, "decision": decision, "terminal": np.zeros(n),
+            "world": np.tile(np.repeat(np.arange(worlds), candidates), decisions)}
+    _, coefficients, link = module.fit_models(data, np.ones(n, dtype=bool), ["earlier"], 1e-6)["within earlier"]
+    assert link == "linear" and coefficients[0] == pytest.approx(0.04, abs=0.003)
+    assert np.abs(coefficients[1:-1]).max() < 0.003
