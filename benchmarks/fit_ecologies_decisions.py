@@ -10,17 +10,20 @@ numbers for every candidate of a world, labelling the row 1 if the searching sea
 shared win). The rows go to an .npz file (generated data: not committed).
 
 `fit` reads such files and compares ways to weigh a rollout end by what the search would then choose,
-each row valued by models fitted on the other folds of decisions (cross-fitting): each model picks a candidate from
-the first two worlds' rollout ends (as the default search, with its head start for greedy's choice) and
-the pick is scored by the play-outs of the other worlds (less those of greedy's choice), so the score is not fitted to the noise that
-chose it. Models: the shipped evaluation.json, logistic fits of an input set (INPUT_SETS of
-fit_ecologies_eval.py) to these rows' labels, and the same with each (decision, world) group's mean
-taken out (what differs between the candidates of one decision: least squares, in win share, its
-intercept the mean left over). `--write NAME` writes the `--model` fit of `--inputs` to
-cardtool/games/ecologies/NAME.
+each row valued by models fitted on the other folds of decisions (cross-fitting): each model picks a
+candidate from the first two worlds' rollout ends (as the default search, with its head start for
+greedy's choice) and the pick is scored by the play-outs of the other worlds (less those of greedy's
+choice), so the score is not fitted to the noise that chose it. Models: the shipped evaluation.json,
+logistic fits of an input set (INPUT_SETS of fit_ecologies_eval.py) to these rows' labels, and the
+same with each (decision, world) group's mean taken out (what differs between the candidates of one
+decision: least squares, in win share, its intercept the mean left over). `--write NAME` writes the
+`--model` fit of `--inputs` to cardtool/games/ecologies/NAME.
 
-    .venv/bin/python benchmarks/fit_ecologies_decisions.py play --games 600 --jobs 2 --out /tmp/dec.npz
-    .venv/bin/python benchmarks/fit_ecologies_decisions.py fit /tmp/dec.npz --inputs rich
+    mkdir -p build && .venv/bin/python benchmarks/fit_ecologies_decisions.py play --games 400 --out build/dec-a.npz
+    .venv/bin/python benchmarks/fit_ecologies_decisions.py play --games 400 --first 400 --out build/dec-b.npz
+    .venv/bin/python benchmarks/fit_ecologies_decisions.py fit build/dec-a.npz build/dec-b.npz --folds 5
+    .venv/bin/python benchmarks/fit_ecologies_decisions.py fit build/dec-*.npz --sets rich --model within \
+        --inputs rich --write evaluation_played.json        # the shipped eval=played model (12 min each play)
 """
 
 from __future__ import annotations
@@ -253,7 +256,8 @@ def cmd_fit(args) -> int:
     for name, value in results.items():
         for prior in args.priors:
             gains, departs = choice_score(data, everything, value, prior, args.chose_worlds)
-            print(f"  {name:22s} prior {prior:.3f}: {100 * gains.mean():+.3f} pts ({100 * gains.std() / len(gains) ** 0.5:.3f})"
+            spread = 100 * gains.std() / len(gains) ** 0.5
+            print(f"  {name:22s} prior {prior:.3f}: {100 * gains.mean():+.3f} pts ({spread:.3f})"
                   f"  departs {departs:.1%}")
     if args.write:
         names, w, link = fit_models(data, live, [args.inputs], args.ridge)[f"{args.model} {args.inputs}"]
@@ -266,7 +270,8 @@ def cmd_fit(args) -> int:
                      "benchmarks/fit_ecologies_decisions.py",
             "inputs": names, "coefficients": [round(float(c), 7) for c in w], "link": link,
             "fitted_on": {"deck": DECK, "rows": int(live.sum()), "decisions": int(len(decisions)),
-                          "games": [{k: (int(v) if k != "share" else v) for k, v in run.items()} for run in data["runs"]]},
+                          "games": [{k: (v if k == "share" else int(v)) for k, v in run.items()}
+                                    for run in data["runs"]]},
         }, indent=2) + "\n")
         print(f"wrote {out.relative_to(ROOT)}")
     return 0
