@@ -30,7 +30,7 @@ static PyObject *S_game, *S_table, *S_over, *S_stack, *S_turn, *S_players, *S_mo
     *S_offers, *S_plays_used, *S_ongoing, *S_kind, *S_biomes, *S_roles, *S_def_of, *S_eats_def, *S_card_actions,
     *S_offers_by_card, *S_want, *S_deck, *S_known, *S_discard, *S_table_factors, *S_limbo, *S_counters,
     *S_own_turns, *S_moved, *S_played, *S_quiet, *S_dict, *S_single, *S_multi, *S_trade, *S_play, *S_purchase,
-    *S_organism, *S_biome, *S_offer, *S_extra_play, *S_free_play, *S_amount, *S_effect;
+    *S_organism, *S_biome, *S_offer, *S_extra_play, *S_free_play, *S_amount, *S_effect, *S_active, *S_trigger, *S_activated;
 static PyObject *F_seat, *F_current_player, *F_hand, *F_hand_sizes, *F_deck_size, *F_ecologies;
 static PyObject *empty_tuple;
 
@@ -103,7 +103,7 @@ static PyObject *observe(PyObject *module, PyObject *args) {
     PyObject *state, *seat;
     if (!PyArg_ParseTuple(args, "OO", &state, &seat)) return NULL;
     if (!bound) { PyErr_SetString(PyExc_RuntimeError, "bind() first"); return NULL; }
-    PyObject *d = PyDict_New(), *game = NULL, *over = NULL, *stack = NULL, *turn = NULL, *players = NULL,
+    PyObject *d = _PyDict_NewPresized(24), *game = NULL, *over = NULL, *stack = NULL, *turn = NULL, *players = NULL,
              *hands = NULL, *counters = NULL, *v;
     if (d == NULL) return NULL;
     if ((game = attr(state, S_game)) == NULL || (over = attr(state, S_over)) == NULL
@@ -461,6 +461,25 @@ static int add_purchases(Ctx *c, PyObject *out, PyObject *hand_sorted, PyObject 
     return 0;
 }
 
+/* Whether rules.bonuses could list anything: an activated effect in force that this seat controls. */
+static int may_use_bonus(Ctx *c) {
+    PyObject *active = PyObject_CallMethodNoArgs(c->state, S_active);
+    if (active == NULL) return -1;
+    if (!PyList_Check(active)) { Py_DECREF(active); return 1; }
+    int found = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(active) && !found; i++) {
+        PyObject *a = PyList_GET_ITEM(active, i);
+        if (!PyTuple_Check(a) || PyTuple_GET_SIZE(a) < 4) { found = 1; break; }
+        if (PyLong_AsLong(PyTuple_GET_ITEM(a, 0)) != c->seat) continue;
+        PyObject *trigger = attr(PyTuple_GET_ITEM(a, 3), S_trigger);
+        if (trigger == NULL) { Py_DECREF(active); return -1; }
+        found = same_str(trigger, S_activated);
+        Py_DECREF(trigger);
+    }
+    Py_DECREF(active);
+    return PyErr_Occurred() ? -1 : found;
+}
+
 /* An offer's answers (rules.choice_options of an "offer" frame): Accept per acceptable card, then DECLINE. */
 static PyObject *offer_answers(Ctx *c, PyObject *frame) {
     if (!PyTuple_Check(frame) || PyTuple_GET_SIZE(frame) < 5) Py_RETURN_NONE;
@@ -562,7 +581,9 @@ static PyObject *legal(PyObject *module, PyObject *state) {
     if (playing && PyList_GET_SIZE(held[11]) >= 2
         && extend_new(out, PyObject_CallFunctionObjArgs(moves_fn, state, c.seat_obj, NULL)) < 0)
         goto done;
-    if (extend_new(out, PyObject_CallFunctionObjArgs(bonuses_fn, state, c.seat_obj, NULL)) < 0) goto done;
+    int bonus = may_use_bonus(&c);
+    if (bonus < 0 || (bonus && extend_new(out, PyObject_CallFunctionObjArgs(bonuses_fn, state, c.seat_obj, NULL)) < 0))
+        goto done;
     if (same_str(phase, S_purchase) && add_purchases(&c, out, held[10], held[11], mode) < 0) goto done;
     if (PyList_Append(out, END_PHASE) < 0) goto done;
     result = out;
@@ -603,6 +624,7 @@ PyMODINIT_FUNC PyInit__ecoengine(void) {
     INTERN(S_purchase, "purchase"); INTERN(S_organism, "organism"); INTERN(S_biome, "biome");
     INTERN(S_offer, "offer"); INTERN(S_extra_play, "extra_play"); INTERN(S_free_play, "free_play");
     INTERN(S_amount, "amount"); INTERN(S_effect, "effect");
+    INTERN(S_active, "active"); INTERN(S_trigger, "trigger"); INTERN(S_activated, "activated");
     INTERN(F_seat, "seat"); INTERN(F_current_player, "current_player"); INTERN(F_hand, "hand");
     INTERN(F_hand_sizes, "hand_sizes"); INTERN(F_deck_size, "deck_size"); INTERN(F_ecologies, "ecologies");
     if ((empty_tuple = PyTuple_New(0)) == NULL) return NULL;
