@@ -11,8 +11,8 @@ process's CPU time (what one core gives when it is not shared) and of wall-clock
 be shared and busy: the load average is printed beside the figures, and `--against DIR` measures an
 older checkout (e.g. `git worktree add DIR <commit>`) in alternating rounds, each in its own process,
 so the ratio of the two is fair even when the absolute figures are not. This checkout is also measured
-on its pure-Python path (CARDTOOL_PURE=1: without the compiled arrangement solver and GreedyBot decision
-of accel/) unless `--no-pure`; every way must end each game with the same scores, which the script
+on its pure-Python path (CARDTOOL_PURE=1: without the compiled arrangement solver, GreedyBot decision
+and engine steps of accel/) unless `--no-pure`; every way must end each game with the same scores, which the script
 checks. The kernels this checkout's rounds use are printed first.
 """
 
@@ -85,7 +85,8 @@ from cardtool.games.ecologies.engine import EcologiesGame
 game = EcologiesGame(load_deck(sys.argv[2]), 4, "multi", 0)
 serves = greedy_kernel.kernel_table(game) is not None
 print(f"arrangement solver {'installed' if accel.installed() else 'MISSING'}, GreedyBot decision "
-      f"{('serving this deck' if serves else 'NOT serving this deck') if accel.greedy_installed() else 'MISSING'}")
+      f"{('serving this deck' if serves else 'NOT serving this deck') if accel.greedy_installed() else 'MISSING'}"
+      + (f", engine steps {'installed' if accel.ENGINE is not None else 'MISSING'}" if hasattr(accel, "ENGINE") else ""))
 """
 
 

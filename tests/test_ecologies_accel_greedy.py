@@ -1,9 +1,11 @@
 """The compiled GreedyBot decision (accel/, cardtool_accel._ecogreedy, fed by greedy_kernel.py) takes the
-action the pure-Python GreedyBot takes, drawing the same ties, so simulations play exactly the same games.
+action the pure-Python GreedyBot takes, drawing the same ties, and the compiled engine steps
+(cardtool_accel._ecoengine, steps.py) list the same legal actions and show the same observations as rules.py
+and view.py, so simulations play exactly the same games.
 
 greedy.py and valuer.py are the readable reference. Two comparisons: decision by decision (every choice of
 many games asked both ways from the same generator state: the same action, the generator left in the
-same state) and whole games (every action and event, and `cardtool simulate`'s games.jsonl). They cover
+same state; at every step, the legal actions and observation both ways) and whole games (every action and event, and `cardtool simulate`'s games.jsonl). They cover
 the shipped 0.3.0 base deck with its rule options and without them, the frozen-and-deep expansion, every
 mode, and the 0.1.0 copies the golden games were recorded with. `make venv` installs the kernel, so these
 tests fail rather than skip when it is missing.
@@ -22,7 +24,9 @@ from cardtool.deck.loader import load_deck
 from cardtool.engine.playout import bot_rng, play
 from cardtool.engine.seeds import derive_seed
 from cardtool.games import GAMES
-from cardtool.games.ecologies import accel, greedy_kernel
+from cardtool.games.ecologies import accel, greedy_kernel, steps, view
+from cardtool.games.ecologies import rules as engine_rules
+from cardtool.games.ecologies.actions import Arrange, ChoosePlayer, Move, UseBonus
 from cardtool.games.ecologies.engine import EcologiesGame
 from cardtool.games.ecologies.greedy import GreedyBot
 from cardtool.sim.config import prepare
@@ -49,6 +53,7 @@ MAX_TURNS = 1000
 
 def test_the_greedy_kernel_is_installed():
     assert accel.greedy_installed(), "the compiled kernel is missing: `make venv` (or pip install ./accel) installs it"
+    assert accel.ENGINE is not None, "the compiled engine steps are missing: `make venv` installs them"
     assert accel.greedy_serving() == accel.GREEDY_SUMS_MATCH  # Python 3.11's float sums: it serves
 
 
@@ -66,9 +71,26 @@ def test_every_shipped_table_is_flattened(pure):
     assert greedy_kernel.kernel_table(game) is None
 
 
+#: Actions made afresh by each listing (the others are the table's shared instances, the same objects both ways).
+_FRESH = (Arrange, ChoosePlayer, Move, UseBonus)
+
+
+def _same_steps(state, seat) -> None:
+    """The compiled engine steps (steps.py) list the same legal actions and show the same observation as
+    rules.py and view.py."""
+    previous = accel.set_pure(False)
+    fast, slow = steps.legal_actions(state), engine_rules.legal_actions(state)
+    assert fast == slow and type(fast) is type(slow), (state.turn, fast, slow)
+    assert all(a is b or isinstance(a, _FRESH) for a, b in zip(fast, slow)), (state.turn, fast, slow)
+    seen, shown = steps.observe(state, seat), view.observe(state, seat)
+    accel.set_pure(previous)
+    assert seen == shown and list(vars(seen).items()) == list(vars(shown).items()), state.turn
+
+
 def _decisions(path, mode, bots, rules, seeds, pure) -> int:
     """Play games on the Python path; at every greedy decision ask both ways from copies of the seat's
-    generator and compare the action and the generator state after it. Returns the decisions compared."""
+    generator and compare the action and the generator state after it (and, at every step, the legal
+    actions and observation of the compiled steps and of Python). Returns the decisions compared."""
     deck = _deck(path)
     compared = 0
     for seed in seeds:
@@ -79,6 +101,7 @@ def _decisions(path, mode, bots, rules, seeds, pure) -> int:
         state = game.new_initial_state()
         while not state.is_over() and state.turns_played < MAX_TURNS:
             seat = state.current_player
+            _same_steps(state, seat)
             legal = state.legal_actions()
             bot = seats[seat]
             if len(legal) == 1 and getattr(bot, "takes_forced_moves", False):

@@ -160,8 +160,11 @@ def test_the_search_evaluation_is_chosen_in_its_name(deck):
     from cardtool.errors import UsageError
 
     game = EcologiesGame(deck, 2, "multi", 3)
-    fitted, plain = make_bots(["search", "search:eval=standing"], BOTS, game)
+    fitted, plain, played = make_bots(["search", "search:eval=standing", "search:eval=played"], BOTS,
+                                      EcologiesGame(deck, 3, "multi", 3))
     assert fitted.fitted and not plain.fitted and fitted.prior < plain.prior  # fitted is the default
+    from cardtool.games.ecologies.evaluation import MODEL_FILES
+    assert fitted.model == MODEL_FILES["fitted"] and played.fitted and played.model == MODEL_FILES["played"]
     alone = make_bots(["search"], BOTS, EcologiesGame(deck, 1, "single", 3))[0]
     assert not alone.fitted  # the model is of races between seats: alone, the standing is weighed
     with pytest.raises(UsageError, match="eval=magic.*expected one of standing, fitted"):

@@ -80,3 +80,43 @@ def test_a_model_of_unknown_inputs_is_refused(tmp_path):
     stale.write_text(json.dumps({"inputs": ["d_vp", "d_magic"], "coefficients": [0.1, 0.2]}), encoding="utf-8")
     with pytest.raises(ValueError, match="other inputs.*d_magic.*fit_ecologies_eval"):
         evaluation.model_in(stale)
+
+
+def test_a_linear_model_is_its_weighted_sum_and_an_unknown_link_refused(deck, tmp_path):
+    """A model file's `link`: `linear` makes the chance the weighted sum itself (the within-decision fit
+    of benchmarks/fit_ecologies_decisions.py); a link the evaluation does not know is refused."""
+    linear = tmp_path / "linear.json"
+    linear.write_text(json.dumps({"inputs": ["d_vp", "intercept"], "coefficients": [0.25, 0.5], "link": "linear"}))
+    game = EcologiesGame(deck, 2, "multi", 5)
+    state = game.new_initial_state()
+    d_vp = evaluation.named_inputs(game, state, 0)[evaluation.INPUT_NAMES.index("d_vp")]
+    assert evaluation.win_chance(game, state, 0, linear) == pytest.approx(0.25 * d_vp + 0.5)
+    odd = tmp_path / "odd.json"
+    odd.write_text(json.dumps({"inputs": ["d_vp"], "coefficients": [0.1], "link": "probit"}))
+    with pytest.raises(ValueError, match="unknown link"):
+        evaluation.model_in(odd)
+
+
+def test_the_within_decision_fit_sees_only_what_differs_between_candidates():
+    """fit_ecologies_decisions' within-decision least squares recovers a known slope of the win share
+    on d_vp, however much each decision's level (and an input the same for all its candidates) varies."""
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location("fit_dec", ROOT / "benchmarks" / "fit_ecologies_decisions.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rng = np.random.default_rng(3)
+    names = module.INPUT_SETS["earlier"]
+    decisions, worlds, candidates = 400, 2, 4
+    n = decisions * worlds * candidates
+    decision = np.repeat(np.arange(decisions), worlds * candidates)
+    x = rng.normal(size=(n, len(names)))
+    x[:, -1] = 1.0
+    level = rng.normal(0, 0.3, decisions)[decision]
+    x[:, names.index("my_vp")] = level  # the same for a decision's candidates: no slope can be seen
+    y = 0.5 + level + 0.04 * x[:, 0] + rng.normal(0, 0.02, n)
+    data = {"names": np.array(names), "x": x, "y": y, "decision": decision, "terminal": np.zeros(n),
+            "world": np.tile(np.repeat(np.arange(worlds), candidates), decisions)}
+    _, coefficients, link = module.fit_models(data, np.ones(n, dtype=bool), ["earlier"], 1e-6)["within earlier"]
+    assert link == "linear" and coefficients[0] == pytest.approx(0.04, abs=0.003)
+    assert np.abs(coefficients[1:-1]).max() < 0.003

@@ -5,9 +5,11 @@ arrangement solver `cardtool_accel._ecologies`, and GreedyBot's decision `cardto
 arrange.py's `_solve` and `_alternatives` are the readable reference; the kernel runs the same search
 node for node in C (64-bit bitmasks and whole numbers), so it serves webs of at most 62 organisms with
 role weights below 2^40 (a VP bonus per card, which the schema keeps small) and arrange.py solves any
-other web itself. Without the kernel, or with CARDTOOL_PURE set in the environment when cardtool starts
+other web itself. The engine's steps `cardtool_accel._ecoengine` (observations and legal actions: steps.py) read the same Python
+state as view.py and rules.py, their reference. Without the kernel, or with CARDTOOL_PURE set in the environment when cardtool starts
 (to anything but "" or "0"; set_pure in one process), the pure-Python path runs and plays the same
-games. tests/test_ecologies_accel.py compares both on random webs, tests/test_ecologies_accel_greedy.py over thousands of seeded games.
+games. tests/test_ecologies_accel.py compares both on random webs, tests/test_ecologies_accel_greedy.py over thousands of seeded games
+(and the steps at every step of many).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from cardtool.kernels import PURE_ENV, load_kernel, pure_from_environment  # noq
 #: The kernel this code was written for: an installed kernel of another version is not used.
 KERNEL_VERSION = 1
 GREEDY_VERSION = 2
+ENGINE_VERSION = 1
 #: The largest web (organisms) and role weight the kernel takes (accel/cardtool_accel/_ecologies.c).
 MAX_CARDS = 62
 WEIGHT_LIMIT = 1 << 40
@@ -26,6 +29,7 @@ WEIGHT_LIMIT = 1 << 40
 
 KERNEL = load_kernel("_ecologies", KERNEL_VERSION)
 GREEDY = load_kernel("_ecogreedy", GREEDY_VERSION)
+ENGINE = load_kernel("_ecoengine", ENGINE_VERSION)
 _pure = pure_from_environment()
 
 
@@ -54,6 +58,11 @@ def greedy_serving() -> bool:
     """Whether GreedyBot should decide in the kernel now: installed, not turned off, and on a Python whose
     float sums it reproduces (greedy_kernel.py then checks the card table and each observation fit it)."""
     return GREEDY is not None and not _pure and GREEDY_SUMS_MATCH
+
+
+def engine_serving() -> bool:
+    """Whether the engine's compiled steps (observations, legal actions: steps.py) should run now."""
+    return ENGINE is not None and not _pure
 
 
 def set_pure(pure: bool) -> bool:

@@ -14,7 +14,7 @@ import random
 
 from cardtool.engine.protocol import Seat
 from cardtool.errors import UsageError
-from cardtool.games.ecologies import rules, text, turns, view
+from cardtool.games.ecologies import steps, text, turns
 from cardtool.games.ecologies.model import EcologiesDeck
 from cardtool.games.ecologies.rules import DRAWS, ENDINGS, HAND_SIZE, MAX_ROUNDS, OPENINGS, TARGET_VP
 from cardtool.games.ecologies.state import EcologiesState
@@ -41,9 +41,10 @@ class EcologiesGame:
     """Static facts of one game; `new_initial_state()` shuffles with the seed and deals 7 to each seat."""
 
     #: The rules its states follow (EcologiesState.legal_actions, apply, observation, describe).
-    legal_actions = staticmethod(rules.legal_actions)
+    #: (steps.py: by the compiled kernel where it serves, else rules.legal_actions and view.observe)
+    legal_actions = staticmethod(steps.legal_actions)
     apply = staticmethod(turns.apply)
-    observe = staticmethod(view.observe)
+    observe = staticmethod(steps.observe)
     describe = staticmethod(text.describe)
 
     def __init__(self, deck: EcologiesDeck | CardTable, players: int, mode: str = "multi", seed: int = 0, *,

@@ -23,9 +23,13 @@ from pathlib import Path
 
 from cardtool.games.ecologies.position import SEAT_TERMS, game_terms, seat_terms, valued
 
-__all__ = ["INPUT_NAMES", "MODEL_FILE", "coefficients", "inputs", "named_inputs", "valued", "win_chance"]
+__all__ = ["INPUT_NAMES", "MODEL_FILE", "MODEL_FILES", "coefficients", "inputs", "named_inputs", "valued", "win_chance"]
 
 MODEL_FILE = Path(__file__).with_name("evaluation.json")
+#: The models a search may weigh its rollout ends by, by name (SearchBot's `eval=`): `fitted`, fitted to
+#: who won greedy games (fit_ecologies_eval.py); `played`, fitted to full-game greedy play-outs from the
+#: rollout ends of the search's own candidates (fit_ecologies_decisions.py).
+MODEL_FILES = {"fitted": MODEL_FILE, "played": Path(__file__).with_name("evaluation_played.json")}
 #: Every input a model may use, in the order named_inputs computes them.
 INPUT_NAMES = (tuple(f"d_{name}" for name in SEAT_TERMS) + tuple(f"near_d_{name}" for name in SEAT_TERMS)
                + ("lead_near_end", "my_vp", "their_vp", "deck", "turn", "replies", "replies_my_vp",
@@ -51,17 +55,21 @@ def named_inputs(game, state, seat: int, mover: int | None = None) -> list[float
 
 
 @lru_cache(maxsize=4)
-def model_in(path: Path) -> tuple[tuple[int, ...], tuple[float, ...]]:
-    """The fitted model in a file: the positions in INPUT_NAMES of its inputs, and their coefficients."""
+def model_in(path: Path) -> tuple[tuple[int, ...], tuple[float, ...], str]:
+    """The fitted model in a file: the positions in INPUT_NAMES of its inputs, their coefficients, and its
+    link: `logistic` (the chance is the logistic of the weighted sum) or `linear` (the sum is the chance)."""
     data = json.loads(path.read_text(encoding="utf-8"))
     unknown = [name for name in data["inputs"] if name not in INPUT_NAMES]
     if unknown or len(data["inputs"]) != len(data["coefficients"]):
         raise ValueError(f"{path.name} was fitted for other inputs ({', '.join(unknown) or 'a count apart'}); "
                          "rerun benchmarks/fit_ecologies_eval.py")
-    return tuple(INPUT_NAMES.index(name) for name in data["inputs"]), tuple(map(float, data["coefficients"]))
+    link = data.get("link", "logistic")
+    if link not in ("logistic", "linear"):
+        raise ValueError(f"{path.name}: unknown link {link!r}")
+    return tuple(INPUT_NAMES.index(name) for name in data["inputs"]), tuple(map(float, data["coefficients"])), link
 
 
-def model() -> tuple[tuple[int, ...], tuple[float, ...]]:
+def model() -> tuple[tuple[int, ...], tuple[float, ...], str]:
     """The model in MODEL_FILE (read once)."""
     return model_in(MODEL_FILE)
 
@@ -77,10 +85,15 @@ def inputs(game, state, seat: int) -> list[float]:
     return [every[i] for i in model()[0]]
 
 
-def win_chance(game, state, seat: int) -> float:
-    """The model's chance that `seat` wins from this state (1 or 0 once the game is over and decided)."""
+def win_chance(game, state, seat: int, path: Path = MODEL_FILE) -> float:
+    """The chance that `seat` wins from this state by the model in `path` (1 or 0 once the game is over
+    and decided)."""
     if state.is_over():
         winners = state.winners()
         return (1.0 / len(winners) if seat in winners else 0.0) if winners else 0.5
-    z = sum(w * x for w, x in zip(coefficients(), inputs(game, state, seat)))
+    indices, weights, link = model_in(path)
+    every = named_inputs(game, state, seat)
+    z = sum(w * every[i] for w, i in zip(weights, indices))
+    if link == "linear":
+        return z
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))

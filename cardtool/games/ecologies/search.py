@@ -5,7 +5,9 @@ and lets GreedyBots play on to the end of the turn (`depth` turns), with the sam
 for every candidate, and keeps the action whose rollouts end best. How an end is weighed is `eval=`:
 `fitted` (the default) is the chance of winning by a logistic model fitted to the outcomes of greedy
 games (evaluation.py), asked from the side of the seat whose turn has just ended, the side it was
-fitted for; `standing` is the seat's standing against the best opponent (VP, web health, lasting cards,
+fitted for; `played` a model fitted instead to what full-game greedy play-outs from the rollout ends
+of the search's own candidates came to (evaluation_played.json, benchmarks/fit_ecologies_decisions.py:
+no stronger, docs/simulation.md); `standing` is the seat's standing against the best opponent (VP, web health, lasting cards,
 hand: GreedyBot's own terms; winning outright counts most), the evaluation before it. Ending the play or
 purchase phase is a candidate only when it is GreedyBot's first choice (`end=greedy`, the default): the
 fitted model can value a card held in hand that fits a web above the VP of playing it, so weighed
@@ -39,15 +41,16 @@ from cardtool.engine.bots import one_of, positive_float, positive_int
 from cardtool.engine.protocol import Seat
 from cardtool.errors import UsageError
 from cardtool.games.ecologies.actions import Arrange, EndPhase, Offer
-from cardtool.games.ecologies.evaluation import valued, win_chance
+from cardtool.games.ecologies.evaluation import MODEL_FILE, MODEL_FILES, valued, win_chance
 from cardtool.games.ecologies.greedy import DEAD, THRESHOLD, GreedyBot
 from cardtool.games.ecologies.observation import Observation, sample_state, world_game
 
 #: How a rollout's end position is weighed (`standing`), besides VP: webs, lasting cards, the hand's best six.
 WEBS, LASTING, HAND = 0.6, 0.6, 0.4
 #: `eval=standing`: the standing against the best opponent (`outcome`); `eval=fitted`: the chance of
-#: winning by the logistic model fitted to game outcomes (evaluation.py).
-EVALUATIONS = ("standing", "fitted")
+#: winning by the logistic model fitted to game outcomes (evaluation.py); `eval=played`: the model fitted to
+#: full-game play-outs from the search's candidates (evaluation.MODEL_FILES).
+EVALUATIONS = ("standing", "fitted", "played")
 #: `end=weighed`: ending the phase is always a candidate; `end=greedy`: only when GreedyBot's first choice;
 #: `end=follow`: never weighed: where GreedyBot ends the phase the search ends it, else it weighs how to act.
 ENDINGS = ("weighed", "greedy", "follow")
@@ -81,7 +84,7 @@ class SearchBot:
     BUY = "search"
     #: Per evaluation, the head start GreedyBot's own first choice is given in every world (VP-equivalents
     #: of `outcome`; win chance of the fitted model): only a clearer gain in the rollouts overrides it.
-    PRIOR = {"standing": 0.25, "fitted": 0.02}
+    PRIOR = {"standing": 0.25, "fitted": 0.02, "played": 0.02}
     #: Progressive bias: per point of GreedyBot's value a candidate is below its first choice, what it
     #: must gain in every world (win chance of the fitted model): a move greedy rates far lower needs a
     #: larger gain in the rollouts (after Chaslot et al.'s progressive bias for Monte Carlo tree search).
@@ -96,8 +99,10 @@ class SearchBot:
         self.public, self.width, self.depth = public, width, depth
         self.end = end or self.END
         # the fitted model is of two-player (and more) races to 12 VP; alone, the standing is the score
-        self.fitted = (eval or self.EVAL) == "fitted" and public.mode != "single" and public.players > 1
-        self.prior = self.PRIOR["fitted" if self.fitted else "standing"] if prior is None else prior
+        evaluation = eval or self.EVAL
+        self.fitted = evaluation != "standing" and public.mode != "single" and public.players > 1
+        self.model = MODEL_FILES.get(evaluation, MODEL_FILE)
+        self.prior = self.PRIOR[evaluation if self.fitted else "standing"] if prior is None else prior
         self.iters = self.ITERS if iters is None and ms is None else iters
         self.ms = ms
         self.bias = self.BIAS if bias is None else bias
@@ -205,7 +210,7 @@ class SearchBot:
 
     def _end_value(self, state, seat: int, stop_turn: int, seed: int) -> float:
         self._play_out(state, stop_turn, random.Random(seed))
-        return fitted_chance(self.game, state, seat) if self.fitted else outcome(self.game, state, seat)
+        return fitted_chance(self.game, state, seat, self.model) if self.fitted else outcome(self.game, state, seat)
 
     def _play_out(self, state, stop_turn: int, rng: random.Random) -> None:
         """GreedyBots play on until turn `stop_turn` starts (or the game ends), without offering trades
@@ -226,14 +231,14 @@ class SearchBot:
             steps += 1
 
 
-def fitted_chance(game, state, seat: int) -> float:
+def fitted_chance(game, state, seat: int, model=MODEL_FILE) -> float:
     """The fitted model's chance that `seat` wins, asked from the view it was fitted for: that of the seat
     whose turn has just ended. After another seat's turn (`depth` 2 or more) in a two-player game, that is
     one less the other seat's chance."""
     mover = (state.turn - 1) % game.players
     if mover == seat or game.players != 2 or state.is_over():
-        return win_chance(game, state, seat)
-    return 1.0 - win_chance(game, state, mover)
+        return win_chance(game, state, seat, model)
+    return 1.0 - win_chance(game, state, mover, model)
 
 
 def standing(game, state, seat: int) -> float:
