@@ -121,6 +121,10 @@ def _children(pid: int) -> list[int]:
     return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()] if _running(pid) else []
 
 
+def _records(out: Path) -> int:
+    return sum(path.read_bytes().count(b"\n") for path in out.glob("*/games.jsonl"))
+
+
 #: More games than two workers play in minutes: Ctrl-C must find the games still running however slowly this
 #: test's own polling is scheduled (with 20,000, a run on a busy CI machine once finished first, exit 0).
 GAMES_TO_INTERRUPT = "1000000"
@@ -139,8 +143,9 @@ def test_ctrl_c_during_the_games_writes_the_report_and_leaves_no_process(tmp_pat
     while len(_children(run.pid)) < 4 and time.monotonic() < deadline:  # two layout processes, two game workers
         time.sleep(0.1)
     assert len(_children(run.pid)) >= 4, _children(run.pid)
-    while not any(path.stat().st_size for path in out.glob("*/games.jsonl")) and time.monotonic() < deadline:
-        time.sleep(0.1)  # until a batch of games has finished (the games stream to the staged games.jsonl)
+    while _records(out) < 1000 and time.monotonic() < deadline:
+        time.sleep(0.1)  # until four batches have finished (the games stream to the staged games.jsonl): by then the
+        # report's imports are done (a Ctrl-C during them is the open case noted in issue 15's closing note)
     os.killpg(run.pid, signal.SIGINT)
     _, err = run.communicate(timeout=120)
     assert run.returncode == 130, err

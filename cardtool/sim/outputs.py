@@ -51,15 +51,26 @@ def warm_report():
 def preload_report(template: str = "sim/report.html.j2") -> None:
     """Import (and compile) now what writing a report will need in this process: the statistics' numpy
     and scipy.special, the page's template, pikepdf to put the PDF together. For `simulate` to call while
-    its games are played (its first progress tick), so the report after the last game does not wait for them."""
-    import numpy  # noqa: F401
-    import scipy.special  # noqa: F401
+    its games are played (its first progress tick), so the report after the last game does not wait for them.
+    Ctrl-C is held until the imports are done (then it interrupts the games as usual): a KeyboardInterrupt in the
+    middle of importing numpy leaves it half made, and the report of the finished games would then fail on it."""
+    import signal
+    import threading
 
-    from cardtool.render.environment import environment
-    from cardtool.render import shared_fonts  # noqa: F401  (imports pikepdf)
-    from cardtool.sim import report_print  # noqa: F401
+    hold = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hold else None
+    try:
+        import numpy  # noqa: F401
+        import scipy.special  # noqa: F401
 
-    environment().get_template(template)
+        from cardtool.render.environment import environment
+        from cardtool.render import shared_fonts  # noqa: F401  (imports pikepdf)
+        from cardtool.sim import report_print  # noqa: F401
+
+        environment().get_template(template)
+    finally:
+        if hold:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def write_outputs(out: Path, files: Mapping[str, str | bytes]) -> None:
