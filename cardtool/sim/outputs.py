@@ -7,7 +7,8 @@ module (and the commands that do) stays cheap.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 from cardtool.errors import UsageError
@@ -52,14 +53,10 @@ def preload_report(template: str = "sim/report.html.j2") -> None:
     """Import (and compile) now what writing a report will need in this process: the statistics' numpy
     and scipy.special, the page's template, pikepdf to put the PDF together. For `simulate` to call while
     its games are played (its first progress tick), so the report after the last game does not wait for them.
-    Ctrl-C is held until the imports are done (then it interrupts the games as usual): a KeyboardInterrupt in the
-    middle of importing numpy leaves it half made, and the report of the finished games would then fail on it."""
-    import signal
-    import threading
-
-    hold = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hold else None
-    try:
+    A Ctrl-C meanwhile takes effect once the imports are done (it then interrupts the games as usual): a
+    KeyboardInterrupt in the middle of importing numpy leaves it half made, and the report of the finished
+    games would then fail on it."""
+    with _ctrl_c_after():
         import numpy  # noqa: F401
         import scipy.special  # noqa: F401
 
@@ -68,9 +65,28 @@ def preload_report(template: str = "sim/report.html.j2") -> None:
         from cardtool.sim import report_print  # noqa: F401
 
         environment().get_template(template)
+
+
+@contextmanager
+def _ctrl_c_after() -> Iterator[None]:
+    """Hold a Ctrl-C that comes within the block and deliver it when the block ends. Blocking SIGINT in
+    this thread's signal mask is not enough: the kernel hands a signal sent to the process to any thread
+    that does not block it (a pool's own threads), and Python then raises it in the main thread all the
+    same. So the main thread's handler only notes it meanwhile."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():  # only the main thread gets KeyboardInterrupt
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
     finally:
-        if hold:
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            signal.raise_signal(signal.SIGINT)  # to the handler that was there before, as if it came now
 
 
 def write_outputs(out: Path, files: Mapping[str, str | bytes]) -> None:
