@@ -53,6 +53,13 @@ def test_new_needs_game_or_base(run_cli, tmp_path):
     assert run_cli("new", "expansion", "X", "--dir", tmp_path)[0] == 2
 
 
+def test_new_takes_a_name_not_a_path(run_cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # where the default --dir decks/ would be made
+    code, _, err = run_cli("new", "deck", str(tmp_path / "river-rats"), "--game", "ecologies")
+    assert code == 2 and f"--dir {tmp_path}" in err and "'river-rats'" in err
+    assert not any(tmp_path.iterdir())
+
+
 def test_diff_of_base_and_expansion(run_cli):
     code, out, _ = run_cli("diff", EXP / "base", EXP / "addon")
     assert code == 0

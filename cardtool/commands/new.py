@@ -37,6 +37,10 @@ def run(args: argparse.Namespace) -> int:
     if around is not None:
         raise UsageError(f"--dir {args.dir} is inside the deck folder {around}; a new deck goes beside it, "
                          "not inside it")
+    if "/" in args.name or "\\" in args.name:  # a path typed where the name goes: say where a folder is given
+        where = Path(args.name)
+        raise UsageError(f"NAME is the deck's name, not a folder ({args.name!r}); to make it in {where.parent}, "
+                         f"give --dir: cardtool new {args.what} {where.name!r} --dir {where.parent}")
     if args.what == "deck" and not args.game:
         from cardtool.games import GAMES
 
