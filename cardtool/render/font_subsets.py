@@ -10,9 +10,10 @@ whatever font file it was cut from, as long as that file holds them: cut from a 
 such a subset of the whole font (the first SPAN glyph ids, where Latin text lies, plus any glyph a page
 has asked for), it is the same file, byte for byte. `quick_subsets` gives WeasyPrint a subsetting step
 that swaps in that source, kept per font for the process, and grows it when a page needs a glyph it
-lacks. The source keeps hinting and the .notdef outline, which each page's subset then drops or keeps as
-WeasyPrint decides. Trusted only after checking: a font's first subset is also made from the whole font
-and must be the same bytes, or that font is always subset WeasyPrint's own way. The whole file's bytes
+lacks. A subset takes time by the highest glyph id of its source, so pages whose glyphs all lie below
+SPAN have a source of their own that never grows. The source keeps hinting and the .notdef outline, which each page's subset then drops or keeps as
+WeasyPrint decides. Trusted only after checking: the first subset from each of a font's two sources is
+also made from the whole font and must be the same bytes, or that source is not used again. The whole file's bytes
 are read once per font, not once per page.
 """
 
@@ -47,7 +48,7 @@ class QuickSubsets:
         self.read = fonts.get_hb_object_data
         self.face_of = fonts.get_pango_font_hb_face
         self.whole: dict[int, list] = {}  # face address -> [the face, kept alive so the address stays its, bytes]
-        self.sources: dict[int, _Source] = {}  # face address -> the source its pages are subset from
+        self.sources: dict[tuple[int, bool], _Source] = {}  # (face address, any id >= SPAN) -> the source
 
     def address(self, pointer) -> int:
         return int(self.ffi.cast("uintptr_t", pointer))
@@ -72,14 +73,15 @@ class QuickSubsets:
         key = self.address(font.hb_face)
         if key not in self.whole or not to_unicode:
             return self.subset(font, to_unicode, hinting)
-        source = self.sources.get(key)
+        wanted = frozenset(to_unicode)
+        tier = (key, max(wanted) >= SPAN)  # a glyph id above SPAN makes every subset of the source slower
+        source = self.sources.get(tier)
         if source is not None and source.face is None:
             return self.subset(font, to_unicode, hinting)
-        wanted = frozenset(to_unicode)
         if source is None or not wanted <= source.glyphs:
             glyphs = (source.glyphs if source is not None else frozenset(range(SPAN))) | wanted
-            source = self.sources[key] = _Source(glyphs, self._cut(font, glyphs), source is not None and
-                                                 source.checked)
+            source = self.sources[tier] = _Source(glyphs, self._cut(font, glyphs), source is not None and
+                                                  source.checked)
         if source.face is None:
             return self.subset(font, to_unicode, hinting)
         whole, before = font.hb_face, font.file_content
