@@ -11,10 +11,10 @@ such a subset of the whole font (the first SPAN glyph ids, where Latin text lies
 has asked for), it is the same file, byte for byte. `quick_subsets` gives WeasyPrint a subsetting step
 that swaps in that source, kept per font for the process, and grows it when a page needs a glyph it
 lacks. A subset takes time by the highest glyph id of its source, so pages whose glyphs all lie below
-SPAN have a source of their own that never grows. The source keeps hinting and the .notdef outline, which each page's subset then drops or keeps as
-WeasyPrint decides. Trusted only after checking: the first subset from each of a font's two sources is
-also made from the whole font and must be the same bytes, or that source is not used again. The whole file's bytes
-are read once per font, not once per page.
+SPAN have a source of their own that never grows. A source keeps hinting and the .notdef outline, which
+each page's subset then drops or keeps as WeasyPrint decides. Trusted only after checking: the first
+subset from each of a font's two sources is also made from the whole font and must be the same bytes, or
+that source is not used again. The whole font file is read into Python once per font, not once per page.
 """
 
 from __future__ import annotations
