@@ -21,7 +21,7 @@ from cardtool.render.impose import Note, SheetPage, Stamp, impose, merge
 from cardtool.render.layers import Forms, Layers, Piece, stamp
 from cardtool.render.lean import lean_html_class
 from cardtool.render.libraries import import_weasyprint
-from cardtool.render.parallel import MAX_WORKERS, few_collections, join, run_sliced, slices
+from cardtool.render.parallel import MAX_WORKERS, Exchange, each_apart, few_collections, join, run_sliced, slices
 from cardtool.render.reproducible import epoch
 from cardtool.render.sheets import PRINT_NOTE, CardSize, Layout, SheetSpec, layout
 from cardtool.suggest import did_you_mean
@@ -112,7 +112,7 @@ class DeckPrint:
         self._pieces: dict[str, tuple[Piece, ...]] = {}  # a face's HTML -> the pieces stamped under it
         self._keys: dict[str, str] = {}
         self.forms = Forms()  # the pieces laid out so far, by id
-        self._later = False  # lay faces out without their pieces, to be stamped by the parent process
+        self._later = False  # lay faces out without their pieces, to be stamped once every piece is made
         self._stamped: dict[bytes, bytes] = {}
 
     def faces(self, backs: bool = True) -> list[Face]:
@@ -263,22 +263,27 @@ class DeckPrint:
         dealt = [fresh[part::LAYOUT_PARTS] for part in range(LAYOUT_PARTS)]  # dealt in turn: each part a like mix
         pieces = list(self._missing_pieces([self._html(faces[i]) for i in fresh]).items())
         shares = [dict(pieces[part::LAYOUT_PARTS]) for part in range(LAYOUT_PARTS)]  # and so are the pieces
-        self._later = True  # both parts lay their faces out bare; the pieces are stamped below, once all are made
+        exchange = Exchange(len(dealt)) if each_apart(len(dealt)) else None  # each part in its own process
+        self._later = True  # the parts lay their faces out bare and stamp them once they hold every piece
         try:
-            parts = join(run_sliced(lambda first, last: [self._fit_fresh([faces[i] for i in dealt[k]], shares[k])
+            parts = join(run_sliced(lambda first, last: [self._fit_fresh([faces[i] for i in dealt[k]], shares[k],
+                                                                         exchange, k)
                                                          for k in range(first, last)], len(dealt)))
         finally:
             self._later = False
-        for *_, made_pieces in parts:
+            if exchange is not None:
+                exchange.close()
+        for *_, made_pieces, _ in parts:
             self.forms.pdfs.update(made_pieces)
         sizes = {i: f.sizes for i, f in zip(kept, fitted)}
         made = {i: laid.pdfs[pdf] for i, (pdf, _) in zip(kept, laid.pages)}
-        for group, (part_sizes, part_pdfs, entries, _) in zip(dealt, parts):
+        for group, (part_sizes, part_pdfs, entries, _, stamped) in zip(dealt, parts):
             sizes.update(zip(group, part_sizes))
-            made.update((i, self._stamp(pdf, self._piece_ids(self._html(faces[i])))) for i, pdf in zip(group, part_pdfs))
+            made.update((i, pdf if stamped else self._stamp(pdf, self._piece_ids(self._html(faces[i]))))
+                        for i, pdf in zip(group, part_pdfs))
             if cache is not None:
                 for key, pdf, found, pieces in entries:
-                    keep_face(cache, key, self._stamp(pdf, pieces), found)
+                    keep_face(cache, key, pdf if stamped else self._stamp(pdf, pieces), found)
         faces = [replace(f, sizes=sizes[i]) for i, f in enumerate(faces)]
         self.face_pdfs = [made[i] for i in range(len(faces))]
         self._record(faces)
@@ -291,15 +296,34 @@ class DeckPrint:
             self._hits[key] = cached_face(cache, key, face.key, self.frame)
         return self._hits[key]
 
-    def _fit_fresh(self, faces: list[Face], pieces: dict[str, Markup]) -> tuple:
+    def _fit_fresh(self, faces: list[Face], pieces: dict[str, Markup], exchange: Exchange | None = None,
+                   part: int = 0) -> tuple:
         """Faces fitted in this process without the cache, and some pieces laid out: the faces' sizes, their
-        PDFs (bare when pieces are stamped later), the cache entries of every face laid out (key, PDF,
-        findings, piece ids; to be stored by the process that holds the cache) and the pieces' PDFs by id.
-        A piece holds no fitted text, so the faces of any size stamp the same pieces."""
-        made_pieces = self._lay_out_pieces(pieces)
+        PDFs, the cache entries of every face laid out (key, PDF, findings, piece ids; to be stored by the
+        process that holds the cache), the pieces' PDFs by id, and whether the PDFs are stamped. A piece
+        holds no fitted text, so the faces of any size stamp the same pieces.
+
+        With an `exchange` (each part in a process of its own) this part gives its pieces to the others as
+        soon as they are made and, once its faces are fitted, takes theirs and stamps its own faces and
+        entries here, so that stamping is shared between the processes; otherwise (or when another part
+        failed) the PDFs come back bare, for the caller to stamp."""
+        made_pieces: dict[str, bytes] | None = None
+        try:
+            made_pieces = self._lay_out_pieces(pieces)
+        finally:
+            if exchange is not None:
+                exchange.give(part, made_pieces)  # None if laying them out failed: no part waits for them
         entries: list[tuple[str, bytes, list[Overflow], list[str]]] = []
         fitted, laid = fit(faces, self.frame, lambda some: self.lay_out(some, entries))
-        return [f.sizes for f in fitted], [laid.pdfs[pdf] for pdf, _ in laid.pages], entries, made_pieces
+        pdfs = [laid.pdfs[pdf] for pdf, _ in laid.pages]
+        others = exchange.take(part) if exchange is not None else {}
+        stamped = exchange is not None and all(given is not None for given in others.values())
+        if stamped:
+            for given in others.values():
+                self.forms.pdfs.update(given)
+            pdfs = [self._stamp(pdf, self._piece_ids(self._html(face))) for face, pdf in zip(faces, pdfs)]
+            entries = [(key, self._stamp(pdf, ids), found, ids) for key, pdf, found, ids in entries]
+        return [f.sizes for f in fitted], pdfs, entries, made_pieces, stamped
 
     def singles(self, backs: bool = True) -> tuple[list[Face], bytes]:
         """Each different face on its own page, trim size plus bleed, text fitted: (faces, PDF)."""

@@ -76,12 +76,15 @@ def import_weasyprint() -> None:
 
 
 def _patched() -> None:
-    """WeasyPrint given the quicker parts cardtool brings: C arrays (below) and pages without margin
-    boxes laid out without trying them (render/margins.py)."""
+    """WeasyPrint given the quicker parts cardtool brings: C arrays (below), pages without margin
+    boxes laid out without trying them (render/margins.py) and font subsets cut from small sources
+    (render/font_subsets.py)."""
+    from cardtool.render.font_subsets import quick_subsets
     from cardtool.render.margins import skip_empty_margin_boxes
 
     _open_arrays()
     skip_empty_margin_boxes()
+    quick_subsets()
 
 
 SUBSETTER, INSTANCER = "fontTools.subset", "fontTools.varLib.instancer"

@@ -57,6 +57,43 @@ def run_sliced(task: Callable[[int, int], Any], count: int, minimum: int = 2) ->
         _TASK = None
 
 
+def each_apart(count: int, minimum: int = 2) -> bool:
+    """Whether run_sliced(task, count, minimum) runs each of the count items in a process of its own."""
+    parts = workers() if count >= minimum else 1
+    return count > 1 and len(slices(count, parts)) == count
+
+
+class Exchange:
+    """What the parts of a run_sliced task, each in a process of its own (each_apart), hand one another
+    while they run: part k gives a value to every other part, and later takes every other part's. A
+    part that fails before giving must give None, so that no other part waits for it forever. Made
+    before the processes fork; a giver never waits (a queue's thread sends), and no process waits at
+    its exit for what it gave to be taken (the other part may have stopped)."""
+
+    def __init__(self, parts: int):
+        context = multiprocessing.get_context("fork")
+        self._inboxes = [context.Queue() for _ in range(parts)]
+        for inbox in self._inboxes:
+            inbox.cancel_join_thread()
+
+    def give(self, part: int, value: Any) -> None:
+        for other, inbox in enumerate(self._inboxes):
+            if other != part:
+                inbox.put((part, value))
+
+    def take(self, part: int) -> dict[int, Any]:
+        """Every other part's value, by part, waiting for those not given yet."""
+        taken: dict[int, Any] = {}
+        while len(taken) < len(self._inboxes) - 1:
+            giver, value = self._inboxes[part].get()
+            taken[giver] = value
+        return taken
+
+    def close(self) -> None:
+        for inbox in self._inboxes:
+            inbox.close()
+
+
 def join(results: Sequence[list]) -> list:
     return [item for result in results for item in result]
 
