@@ -54,6 +54,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from fit_ecologies_eval import INPUT_SETS, fit, log_loss  # noqa: E402
 
 DECK = "decks/ecologies-bizarre-biomes"
+KINDS = {"play": 0, "purchase": 1, "trade": 2}  # a decision's kind, recorded by number
 MAX_STEPS = 4000  # actions in one play-out to the end of the game: a cap, seldom reached
 
 
@@ -61,14 +62,14 @@ class Recorder(SearchBot):
     """The default search, which at a share of its weighed decisions also records its candidates'
     rollout ends and what full-game play-outs from them come to (its own choice is unchanged)."""
 
-    def __init__(self, public, share: float, worlds: int, seed: int, rows: list):
+    def __init__(self, public, share: float, worlds: int, seed: int, rows: list, kinds=tuple(KINDS.values())):
         super().__init__(public)
-        self.share, self.worlds, self.rows = share, worlds, rows
+        self.share, self.worlds, self.rows, self.kinds = share, worlds, rows, frozenset(kinds)
         self.record_rng = random.Random(seed)  # not the game's: recording leaves the game as it was
         self.decisions = 0
 
     def _weigh(self, observation, shortlist, ranked, rng):
-        if len(shortlist) > 1 and self.record_rng.random() < self.share:
+        if len(shortlist) > 1 and self.record_rng.random() < self.share and self._kind(observation) in self.kinds:
             self._record(observation, shortlist)
         return super()._weigh(observation, shortlist, ranked, rng)
 
@@ -76,7 +77,7 @@ class Recorder(SearchBot):
         seat, rng = observation.seat, self.record_rng
         decision = (id(self), self.decisions)
         self.decisions += 1
-        kind = {"play": 0, "purchase": 1, "trade": 2}.get(observation.phase, 3)
+        kind = self._kind(observation)
         for world_index in range(self.worlds):
             world = sample_state(self.public, observation, rng)
             seed, later = rng.getrandbits(32), rng.getrandbits(32)
@@ -94,6 +95,10 @@ class Recorder(SearchBot):
                 label = self._finish(state, seat, random.Random(later))
                 self.rows.append((decision, world_index, index, kind, 0, inputs, label))
 
+    @staticmethod
+    def _kind(observation) -> int:
+        return KINDS.get(observation.phase, 3)
+
     def _finish(self, state, seat: int, rng: random.Random) -> float:
         """Greedy players (trades and all) play on to the end of the game: 1 if `seat` wins."""
         greedy, steps = self.greedy, 0
@@ -106,7 +111,7 @@ class Recorder(SearchBot):
         return (1.0 / len(winners) if seat in winners else 0.0) if winners else 0.5
 
 
-def play_block(numbers: range, seed: int, share: float, worlds: int) -> list:
+def play_block(numbers: range, seed: int, share: float, worlds: int, kinds=tuple(KINDS.values())) -> list:
     """One process's games: the rows of every recorded decision, decisions numbered by game."""
     plugin, deck = GAMES["ecologies"], load_deck(ROOT / DECK)
     out = []
@@ -116,7 +121,8 @@ def play_block(numbers: range, seed: int, share: float, worlds: int) -> list:
         names = ["greedy", "greedy"]
         bots = make_bots(names, plugin.bots, game)
         rows: list = []
-        bots[searcher] = Recorder(game.public(searcher), share, worlds, derive_seed(seed, number, "record"), rows)
+        bots[searcher] = Recorder(game.public(searcher), share, worlds, derive_seed(seed, number, "record"), rows,
+                                    kinds)
         play(game, bots, max_turns=1000)
         ids: dict = {}
         for decision, world_index, index, kind, terminal, inputs, label in rows:
@@ -131,7 +137,7 @@ def cmd_play(args) -> int:
               for j in range(args.jobs)]
     with ProcessPoolExecutor(args.jobs) as pool:
         parts = list(pool.map(play_block, blocks, [args.seed] * args.jobs, [args.share] * args.jobs,
-                              [args.worlds] * args.jobs))
+                              [args.worlds] * args.jobs, [tuple(KINDS[k] for k in args.kinds)] * args.jobs))
     rows = [row for part in parts for row in part]
     width = len(evaluation.INPUT_NAMES)
     x = np.array([row[5] if row[5] is not None else [0.0] * width for row in rows], dtype=float)
@@ -252,10 +258,10 @@ def cmd_fit(args) -> int:
             results[f"{name} mix {mix}"] = (1 - mix) * value + mix * y
     print(f"choices (label: greedy play-out win share of the searching seat), chosen on {args.chose_worlds} worlds, "
           "scored on the rest; pts are the pick's labels less greedy's choice's, a decision (standard error)")
-    everything = np.ones(len(y), dtype=bool)
+    chosen = np.ones(len(y), dtype=bool) if args.kind is None else data["kind"] == KINDS[args.kind]
     for name, value in results.items():
         for prior in args.priors:
-            gains, departs = choice_score(data, everything, value, prior, args.chose_worlds)
+            gains, departs = choice_score(data, chosen, value, prior, args.chose_worlds)
             spread = 100 * gains.std() / len(gains) ** 0.5
             print(f"  {name:22s} prior {prior:.3f}: {100 * gains.mean():+.3f} pts ({spread:.3f})"
                   f"  departs {departs:.1%}")
@@ -287,6 +293,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--share", type=float, default=0.25, help="share of weighed decisions recorded")
     p.add_argument("--worlds", type=int, default=8)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--kinds", nargs="+", default=list(KINDS), choices=list(KINDS),
+                   help="which decisions are recorded (default every kind: play, purchase, trade)")
     p.add_argument("--out", type=Path, required=True)
     f = sub.add_parser("fit", help="fit and compare evaluations")
     f.add_argument("files", type=Path, nargs="+")
@@ -294,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--inputs", default="earlier", choices=list(INPUT_SETS))
     f.add_argument("--folds", type=int, default=5, help="cross-fitting folds, by decision")
     f.add_argument("--ridge", type=float, default=1e-3)
+    f.add_argument("--kind", choices=list(KINDS), help="score the choices of this kind of decision only")
     f.add_argument("--priors", type=float, nargs="+", default=[0.0, 0.02])
     f.add_argument("--mix", type=float, nargs="*", default=[], help="also mix in this share of one play-out")
     f.add_argument("--chose-worlds", type=int, default=2, help="worlds a pick is made on (the rest score it)")
