@@ -400,3 +400,29 @@ def test_answers_to_an_offer_have_their_own_head_start_and_budget(deck):
                     others += rollouts == max(2, 14 // width) * width
         state.apply(greedy.choose(observation, legal, rng))
     assert min(answers, others) >= 3
+
+
+def test_play_phase_rollout_ends_are_weighed_by_the_playeval_model(deck):
+    """`search:playeval=NAME`: the play phase's rollout ends are weighed by that fitted model, the other
+    decisions' by the search's own (`eval=`)."""
+    from cardtool.engine.bots import make_bots
+    from cardtool.games.ecologies.evaluation import MODEL_FILE, MODEL_FILES
+
+    game = EcologiesGame(deck, 2, "multi", 6)
+    bot = make_bots(["search:playeval=played:iters=4", "greedy"], BOTS, game)[0]
+    used: list = []
+    end_value = bot._end_value
+    bot._end_value = lambda *args: used.append(bot._weighing) or end_value(*args)
+    greedy = GreedyBot(game.public(0))
+    state, rng, checked = game.new_initial_state(), random.Random(3), {"play": 0, "purchase": 0}
+    while not state.is_over() and min(checked.values()) < 2:
+        seat = state.current_player
+        observation, legal = state.observation(seat), state.legal_actions()
+        if seat == 0 and state.phase in checked and not state.stack and len(legal) > 1:
+            used.clear()
+            bot.choose(observation, legal, random.Random(0))
+            if used:
+                assert set(used) == {MODEL_FILES["played"] if state.phase == "play" else MODEL_FILE}
+                checked[state.phase] += 1
+        state.apply(greedy.choose(observation, legal, rng))
+    assert min(checked.values()) >= 2

@@ -22,7 +22,10 @@ decision); how to arrange a web it always leaves to GreedyBot, and its rollouts 
 `plan=K` (default 1) values a candidate after which the seat plays again in the same play phase by the
 best of GreedyBot's K best next plays, each played out, since the search, not GreedyBot, will choose
 it. `buy=greedy` leaves the purchase phase to GreedyBot. None of these four beat the default in
-400-game runs (docs/simulation.md). Its budget
+400-game runs (docs/simulation.md). Nor did three more, screened on 2,000 games: `playdepth=D` plays the
+play phase's rollouts through D turns (3: the other seat's turn and the seat's own next one);
+`aprior=P:aiters=N` weighs an answer to an offer on N rollouts with head start P; `playeval=NAME` weighs
+the play phase's rollout ends by another model of evaluation.MODEL_FILES. Its budget
 (`search:iters=N`, rollouts a decision, default 14 over 6 candidates: 2 worlds each, since within the
 turn the dealt world rarely changes the choice; or `search:ms=T`, not reproducible)
 comes in its name.
@@ -76,7 +79,7 @@ class SearchBot:
     OPTIONS = {"iters": positive_int, "ms": positive_float, "width": positive_int, "depth": positive_int,
                "eval": one_of(*EVALUATIONS), "prior": positive_float, "end": one_of(*ENDINGS),
                "bias": positive_float, "offers": one_of(*OFFERINGS), "plan": positive_int, "buy": one_of(*BUYINGS), "playdepth": positive_int,
-               "aprior": positive_float, "aiters": positive_int}
+               "aprior": positive_float, "aiters": positive_int, "playeval": one_of(*MODEL_FILES)}
     ITERS = 14  # the default budget, in rollouts a decision (2 worlds each for up to 7 candidates)
     MIN_WORLDS = 2
     EVAL = "fitted"
@@ -95,7 +98,7 @@ class SearchBot:
                  depth: int = 1, eval: str | None = None, prior: float | None = None, end: str | None = None,
                  bias: float | None = None, offers: str | None = None,
                  plan: int = 1, buy: str | None = None, playdepth: int | None = None,
-                 aprior: float | None = None, aiters: int | None = None):
+                 aprior: float | None = None, aiters: int | None = None, playeval: str | None = None):
         if iters is not None and ms is not None:
             raise UsageError("bot 'search' takes a budget in iters or in ms, not both")
         self.public, self.width, self.depth = public, width, depth
@@ -105,6 +108,9 @@ class SearchBot:
         evaluation = eval or self.EVAL
         self.fitted = evaluation != "standing" and public.mode != "single" and public.players > 1
         self.model = MODEL_FILES.get(evaluation, MODEL_FILE)
+        # the play phase's rollout ends may be weighed by another fitted model (`playeval=`)
+        self.play_model = self.model if playeval is None else MODEL_FILES[playeval]
+        self._weighing = self.model  # the model of the decision being weighed
         self.prior = self.PRIOR[evaluation if self.fitted else "standing"] if prior is None else prior
         self.iters = self.ITERS if iters is None and ms is None else iters
         # answers to an offer: their own head start and budget (by default the same as every decision's)
@@ -167,6 +173,7 @@ class SearchBot:
             return shortlist[0]
         seat = observation.seat
         answer = observation.phase == "trade" and bool(observation.stack)
+        self._weighing = self.play_model if observation.phase == "play" else self.model
         prior, iters = (self.answer_prior, self.answer_iters) if answer else (self.prior, self.iters)
         totals = [0.0] * len(shortlist)
         totals[0] += prior * self.MIN_WORLDS
@@ -218,7 +225,7 @@ class SearchBot:
 
     def _end_value(self, state, seat: int, stop_turn: int, seed: int) -> float:
         self._play_out(state, stop_turn, random.Random(seed))
-        return fitted_chance(self.game, state, seat, self.model) if self.fitted else outcome(self.game, state, seat)
+        return fitted_chance(self.game, state, seat, self._weighing) if self.fitted else outcome(self.game, state, seat)
 
     def _play_out(self, state, stop_turn: int, rng: random.Random) -> None:
         """GreedyBots play on until turn `stop_turn` starts (or the game ends), without offering trades
