@@ -39,22 +39,16 @@ from cardtool.games.ecologies import evaluation  # noqa: E402
 DECK = "decks/ecologies-bizarre-biomes"
 RIDGE = 1e-3  # per position, on standardised inputs: only keeps Newton's steps finite
 SEAT_TERMS = evaluation.SEAT_TERMS
-NEXT_TERMS = ("completable", "complete_value")  # the terms added after `rich` was fitted
-RICH_TERMS = tuple(name for name in SEAT_TERMS if name not in NEXT_TERMS)
 #: The input sets a model may be fitted on, by name (`--inputs`): `earlier` eight terms' differences
 #: and the VP race (the shipped model's); `rich` every term's difference, the same (but VP, which the
 #: race weighs) near the end of the race, the race and the game's facts.
 INPUT_SETS = {
     "earlier": ["d_vp", "d_webs", "d_lasting", "d_hand", "d_hand_size", "d_healthy", "d_ecologies", "d_fits",
                 "lead_near_end", "my_vp", "their_vp", "intercept"],
-    "rich": ([f"d_{name}" for name in RICH_TERMS] + [f"near_d_{name}" for name in RICH_TERMS[1:]]
+    "rich": ([f"d_{name}" for name in SEAT_TERMS] + [f"near_d_{name}" for name in SEAT_TERMS[1:]]
              + ["lead_near_end", "my_vp", "their_vp", "deck", "turn", "replies", "replies_my_vp",
                 "replies_their_vp", "replies_lead", "intercept"]),
 }
-#: `next`: the rich set and what a play does to the seat's next turns: webs an organism in hand would make
-#: healthy (and what that is worth), VP in the destroy cards' reach times the attack cards held against it.
-INPUT_SETS["next"] = (INPUT_SETS["rich"][:-1] + [f"{near}d_{name}" for near in ("", "near_") for name in NEXT_TERMS]
-                      + ["threat_mine", "threat_theirs", "intercept"])
 
 
 def positions(deck, game_number: int, seed: int, bots: list[str]) -> tuple[list[list[float]], list[float]]:

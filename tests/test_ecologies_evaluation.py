@@ -120,19 +120,3 @@ def test_the_within_decision_fit_sees_only_what_differs_between_candidates():
     _, coefficients, link = module.fit_models(data, np.ones(n, dtype=bool), ["earlier"], 1e-6)["within earlier"]
     assert link == "linear" and coefficients[0] == pytest.approx(0.04, abs=0.003)
     assert np.abs(coefficients[1:-1]).max() < 0.003
-
-
-def test_a_web_one_role_short_is_completable_when_the_hand_holds_its_missing_role(deck):
-    """The cave web (no C3) is one role short; with Cave Centipede in hand one play makes it healthy
-    (completable, worth a healthy web and its bonus); Cave Springtail fits it but fills no missing role."""
-    game = EcologiesGame(deck, 2, "multi", 1)
-    short = terms(game, scenario(game, seat=0, phase="play", hands={0: ["cave-springtail"], 1: ["toyon"]},
-                                 ecologies=[(0, "cave", CAVE)]), 0)
-    assert short["near_healthy"] == 1 and short["fits"] == 1
-    assert short["completable"] == 0 and short["complete_value"] == 0.0
-    state = scenario(game, seat=0, phase="play", hands={0: ["cave-centipede", "cave-springtail"], 1: ["toyon"]},
-                     ecologies=[(0, "cave", CAVE)])
-    mine = terms(game, state, 0)
-    assert mine["completable"] == 1 and mine["complete_value"] >= position.HEALTHY
-    every = dict(zip(evaluation.INPUT_NAMES, evaluation.named_inputs(game, state, 0)))
-    assert every["d_completable"] == 1 and every["threat_theirs"] == 0.0

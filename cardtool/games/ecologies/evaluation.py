@@ -6,8 +6,7 @@ most VP), each seat's terms, valued from its own observation of a world the sear
 inputs are named (INPUT_NAMES lists every input there is): `d_<term>`, the seat's term less its
 opponent's; `near_d_<term>`, the same weighted by how close the race to 12 VP is; the VP race itself
 (`lead_near_end`, `my_vp`, `their_vp`); the game's facts (`deck`, `turn`, `replies`: whether the other
-seat still plays this round, and its products with the race); `intercept`; `threat_mine` and
-`threat_theirs`, exposed VP times the other seat's attack cards held. Which inputs a model uses
+seat still plays this round, and its products with the race); `intercept`. Which inputs a model uses
 and their coefficients are data, in evaluation.json, written by `benchmarks/fit_ecologies_eval.py`
 from the positions at the start of every turn of two-player games, each labelled with whether the seat
 that had just played won.
@@ -34,11 +33,8 @@ MODEL_FILES = {"fitted": MODEL_FILE, "played": Path(__file__).with_name("evaluat
 #: Every input a model may use, in the order named_inputs computes them.
 INPUT_NAMES = (tuple(f"d_{name}" for name in SEAT_TERMS) + tuple(f"near_d_{name}" for name in SEAT_TERMS)
                + ("lead_near_end", "my_vp", "their_vp", "deck", "turn", "replies", "replies_my_vp",
-                  "replies_their_vp", "replies_lead", "intercept", "threat_mine", "threat_theirs"))
+                  "replies_their_vp", "replies_lead", "intercept"))
 DECK_SCALE, TURN_SCALE = 50.0, 40.0  # keep the inputs near 1, so the fit's ridge treats them alike
-#: `threat_mine`: the seat's VP within the destroy cards' reach times the attack cards its opponent holds
-#: (in the dealt world); `threat_theirs` the same the other way.
-EXPOSED, ATTACKS = SEAT_TERMS.index("exposed_vp"), SEAT_TERMS.index("attacks_held")
 
 
 def named_inputs(game, state, seat: int, mover: int | None = None) -> list[float]:
@@ -55,8 +51,7 @@ def named_inputs(game, state, seat: int, mover: int | None = None) -> list[float
     lead, my_vp, their_vp = difference[0] * near, mine[0] / target, best[0] / target
     return (difference + [d * near for d in difference]
             + [lead, my_vp, their_vp, deck / DECK_SCALE, turn / TURN_SCALE, replies, replies * my_vp,
-               replies * their_vp, replies * lead, 1.0,
-               mine[EXPOSED] * best[ATTACKS], best[EXPOSED] * mine[ATTACKS]])
+               replies * their_vp, replies * lead, 1.0])
 
 
 @lru_cache(maxsize=4)

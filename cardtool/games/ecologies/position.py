@@ -1,8 +1,7 @@
 """What the Ecologies search's evaluation reads of a position: per seat, the terms GreedyBot's Valuer
 knows (VP, webs' health, lasting factor cards, the hand's worth) and counts of what is on the table and
 in hand (organisms that fit a web and the VP of the two best, biome and factor cards, attacks held,
-webs one role short of healthy, VP exposed to the destroy cards; webs an organism in hand would make healthy
-next turn and what their health and bonus would be worth), and a few facts of the game (cards
+webs one role short of healthy, VP exposed to the destroy cards), and a few facts of the game (cards
 left in the deck and the discard pile, the turn, whether the other seat still plays this round).
 
 Each seat's terms are valued from that seat's own observation of the state (a world the search dealt
@@ -11,13 +10,12 @@ itself, never the real game). Imports valuer.py; imported by evaluation.py and t
 
 from __future__ import annotations
 
-from cardtool.games.ecologies.arrange import canonical, fits as fits_web
-from cardtool.games.ecologies.valuer import HEALTHY, Valuer, web_shape
+from cardtool.games.ecologies.arrange import fits as fits_web
+from cardtool.games.ecologies.valuer import Valuer
 
 #: One seat's terms, in the order seat_terms returns them.
 SEAT_TERMS = ("vp", "webs", "lasting", "hand", "hand_size", "healthy", "ecologies", "fits", "fit_vp",
-              "organisms", "biomes_held", "factors_held", "attacks_held", "near_healthy", "bonuses", "exposed_vp",
-              "completable", "complete_value")
+              "organisms", "biomes_held", "factors_held", "attacks_held", "near_healthy", "bonuses", "exposed_vp")
 #: The game's facts, in the order game_terms returns them.
 GAME_TERMS = ("deck", "discard", "turn", "replies")
 #: Effect words that hurt an opponent's table or hand.
@@ -51,9 +49,8 @@ def seat_terms(game, state, seat: int) -> list[float]:
     fitting.sort(reverse=True)
     factors = [c for c in valuer.hand if kind[c] == "factor"]
     attacks = sum(1 for c in factors if any(e.action in ATTACKS and e.target != "you" for e in table.effects[c]))
-    healthy = near = organisms = completable = 0
-    bonuses = exposed = complete_value = 0.0
-    living = [c for c in valuer.hand if kind[c] == "organism"]
+    healthy = near = organisms = 0
+    bonuses = exposed = 0.0
     for eco in valuer.mine:
         organisms += len(eco.cards)
         filled = len(HEALTHY_ROLES.intersection(eco.roles))
@@ -62,16 +59,11 @@ def seat_terms(game, state, seat: int) -> list[float]:
             bonuses += valuer.bonus_value(eco.biome)
         elif filled == 4:
             near += 1
-            # one play from making it healthy: an organism in hand that fills the missing role
-            if any(eco.code in table.biomes[c] and web_shape(table, eco.code, canonical(table, eco.cards + (c,)))[1]
-                   for c in living):
-                completable += 1
-                complete_value += HEALTHY + valuer.bonus_value(eco.biome)
         exposed += sum(vp[c] for c, role in zip(eco.cards, eco.roles) if role in EXPOSED_ROLES)
     return [float(state.vp(seat)), webs, lasting, hand, float(len(valuer.hand)), float(healthy),
             float(len(valuer.mine)), float(len(fitting)), sum(fitting[:2]), float(organisms),
             float(sum(1 for c in valuer.hand if kind[c] == "biome")), float(len(factors)), float(attacks),
-            float(near), bonuses, exposed, float(completable), complete_value]
+            float(near), bonuses, exposed]
 
 
 def game_terms(game, state, mover: int) -> list[float]:
