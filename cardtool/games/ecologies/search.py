@@ -22,8 +22,8 @@ decision); how to arrange a web it always leaves to GreedyBot, and its rollouts 
 `plan=K` (default 1) values a candidate after which the seat plays again in the same play phase by the
 best of GreedyBot's K best next plays, each played out, since the search, not GreedyBot, will choose
 it. `buy=greedy` leaves the purchase phase to GreedyBot. None of these four beat the default in
-400-game runs (docs/simulation.md). Nor did three more, screened on 2,000 games: `playdepth=D` plays the
-play phase's rollouts through D turns (3: the other seat's turn and the seat's own next one);
+400-game runs (docs/simulation.md). Nor did three more on the 2,000 screening games: `playdepth=D`
+plays the play phase's rollouts through D turns (3: the other seat's turn and the seat's own next one);
 `aprior=P:aiters=N` weighs an answer to an offer on N rollouts with head start P; `playeval=NAME` weighs
 the play phase's rollout ends by another model of evaluation.MODEL_FILES. Its budget
 (`search:iters=N`, rollouts a decision, default 14 over 6 candidates: 2 worlds each, since within the
