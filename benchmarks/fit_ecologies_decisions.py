@@ -17,11 +17,17 @@ choice), so the score is not fitted to the noise that chose it. Models: the ship
 logistic fits of an input set (INPUT_SETS of fit_ecologies_eval.py) to these rows' labels, and the
 same with each (decision, world) group's mean taken out (what differs between the candidates of one
 decision: least squares, in win share, its intercept the mean left over). `--write NAME` writes the
-`--model` fit of `--inputs` to cardtool/games/ecologies/NAME.
+`--model` fit of `--inputs` to cardtool/games/ecologies/NAME. `play --kinds play` records only the play
+phase's decisions (or purchase, trade: answers to offers); `fit --kind play` scores one kind's choices;
+`fit --keep 2` picks on as many worlds as the default search gives the decision's candidates (its 14
+rollouts over them), keeping two worlds to score the pick.
 
     mkdir -p build && .venv/bin/python benchmarks/fit_ecologies_decisions.py play --games 400 --out build/dec-a.npz
     .venv/bin/python benchmarks/fit_ecologies_decisions.py play --games 400 --first 400 --out build/dec-b.npz
     .venv/bin/python benchmarks/fit_ecologies_decisions.py fit build/dec-a.npz build/dec-b.npz --folds 5
+    .venv/bin/python benchmarks/fit_ecologies_decisions.py play --games 400 --share 0.6 --worlds 6 --kinds play \
+        --out build/dec-play.npz                     # the play phase's decisions only (2 min on two cores)
+    .venv/bin/python benchmarks/fit_ecologies_decisions.py fit build/dec-play.npz --kind play --keep 2
     .venv/bin/python benchmarks/fit_ecologies_decisions.py fit build/dec-*.npz --sets rich --model within \
         --inputs rich --write evaluation_played.json        # the shipped eval=played model (12 min each play)
 """
@@ -178,7 +184,8 @@ def group_centre(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
     return values - (sums / counts.reshape((-1,) + (1,) * (values.ndim - 1)))[inverse]
 
 
-def choice_score(data: dict, mask: np.ndarray, value: np.ndarray, prior: float, chose_worlds: int = 2):
+def choice_score(data: dict, mask: np.ndarray, value: np.ndarray, prior: float, chose_worlds: int = 2,
+                 keep: int = 0):
     """On the decisions in `mask`: each picks the candidate whose first `chose_worlds` rollout ends are
     worth most (`value` per row; greedy's first choice, candidate 0, given `prior` a world); the pick is
     scored by the labels of the other worlds. Returns the pick's mean label less greedy's choice's, a
@@ -192,6 +199,8 @@ def choice_score(data: dict, mask: np.ndarray, value: np.ndarray, prior: float, 
         idx = order[start:stop]
         world, cand = data["world"][idx], data["candidate"][idx]
         n = cand.max() + 1
+        if keep:  # as the search: its budget over the candidates, keeping `keep` worlds to score the pick
+            chose_worlds = max(2, min(SearchBot.ITERS // n, world.max() + 1 - keep))
         chosen_rows, scored_rows = world < chose_worlds, world >= chose_worlds
         if not scored_rows.any():
             continue
@@ -256,12 +265,13 @@ def cmd_fit(args) -> int:
     for name, value in list(results.items()):
         for mix in args.mix:  # a share of the rollout end's worth taken from one full play-out from it
             results[f"{name} mix {mix}"] = (1 - mix) * value + mix * y
-    print(f"choices (label: greedy play-out win share of the searching seat), chosen on {args.chose_worlds} worlds, "
+    chose = f"as many worlds as the search (keeping {args.keep})" if args.keep else f"{args.chose_worlds} worlds"
+    print(f"choices (label: greedy play-out win share of the searching seat), chosen on {chose}, "
           "scored on the rest; pts are the pick's labels less greedy's choice's, a decision (standard error)")
     chosen = np.ones(len(y), dtype=bool) if args.kind is None else data["kind"] == KINDS[args.kind]
     for name, value in results.items():
         for prior in args.priors:
-            gains, departs = choice_score(data, chosen, value, prior, args.chose_worlds)
+            gains, departs = choice_score(data, chosen, value, prior, args.chose_worlds, args.keep)
             spread = 100 * gains.std() / len(gains) ** 0.5
             print(f"  {name:22s} prior {prior:.3f}: {100 * gains.mean():+.3f} pts ({spread:.3f})"
                   f"  departs {departs:.1%}")
@@ -306,6 +316,8 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--priors", type=float, nargs="+", default=[0.0, 0.02])
     f.add_argument("--mix", type=float, nargs="*", default=[], help="also mix in this share of one play-out")
     f.add_argument("--chose-worlds", type=int, default=2, help="worlds a pick is made on (the rest score it)")
+    f.add_argument("--keep", type=int, default=0, help="instead, pick on as many worlds as the default search "
+                   "gives the decision's candidates, keeping at least this many worlds to score the pick")
     f.add_argument("--model", default="logistic", choices=["logistic", "within"], help="which fit --write writes")
     f.add_argument("--write", help="file name under cardtool/games/ecologies/ for the --model fit of --inputs")
     args = parser.parse_args(argv)
