@@ -17,11 +17,17 @@ choice), so the score is not fitted to the noise that chose it. Models: the ship
 logistic fits of an input set (INPUT_SETS of fit_ecologies_eval.py) to these rows' labels, and the
 same with each (decision, world) group's mean taken out (what differs between the candidates of one
 decision: least squares, in win share, its intercept the mean left over). `--write NAME` writes the
-`--model` fit of `--inputs` to cardtool/games/ecologies/NAME.
+`--model` fit of `--inputs` to cardtool/games/ecologies/NAME. `play --kinds play` records only the play
+phase's decisions (or purchase, trade: answers to offers); `fit --kind play` scores one kind's choices;
+`fit --keep 2` picks on as many worlds as the default search gives the decision's candidates (its 14
+rollouts over them), keeping two worlds to score the pick.
 
     mkdir -p build && .venv/bin/python benchmarks/fit_ecologies_decisions.py play --games 400 --out build/dec-a.npz
     .venv/bin/python benchmarks/fit_ecologies_decisions.py play --games 400 --first 400 --out build/dec-b.npz
     .venv/bin/python benchmarks/fit_ecologies_decisions.py fit build/dec-a.npz build/dec-b.npz --folds 5
+    .venv/bin/python benchmarks/fit_ecologies_decisions.py play --games 400 --share 0.6 --worlds 6 --kinds play \
+        --out build/dec-play.npz                     # the play phase's decisions only (2 min on two cores)
+    .venv/bin/python benchmarks/fit_ecologies_decisions.py fit build/dec-play.npz --kind play --keep 2
     .venv/bin/python benchmarks/fit_ecologies_decisions.py fit build/dec-*.npz --sets rich --model within \
         --inputs rich --write evaluation_played.json        # the shipped eval=played model (12 min each play)
 """
@@ -54,6 +60,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from fit_ecologies_eval import INPUT_SETS, fit, log_loss  # noqa: E402
 
 DECK = "decks/ecologies-bizarre-biomes"
+KINDS = {"play": 0, "purchase": 1, "trade": 2}  # a decision's kind, recorded by number
 MAX_STEPS = 4000  # actions in one play-out to the end of the game: a cap, seldom reached
 
 
@@ -61,14 +68,14 @@ class Recorder(SearchBot):
     """The default search, which at a share of its weighed decisions also records its candidates'
     rollout ends and what full-game play-outs from them come to (its own choice is unchanged)."""
 
-    def __init__(self, public, share: float, worlds: int, seed: int, rows: list):
+    def __init__(self, public, share: float, worlds: int, seed: int, rows: list, kinds=tuple(KINDS.values())):
         super().__init__(public)
-        self.share, self.worlds, self.rows = share, worlds, rows
+        self.share, self.worlds, self.rows, self.kinds = share, worlds, rows, frozenset(kinds)
         self.record_rng = random.Random(seed)  # not the game's: recording leaves the game as it was
         self.decisions = 0
 
     def _weigh(self, observation, shortlist, ranked, rng):
-        if len(shortlist) > 1 and self.record_rng.random() < self.share:
+        if len(shortlist) > 1 and self.record_rng.random() < self.share and self._kind(observation) in self.kinds:
             self._record(observation, shortlist)
         return super()._weigh(observation, shortlist, ranked, rng)
 
@@ -76,7 +83,7 @@ class Recorder(SearchBot):
         seat, rng = observation.seat, self.record_rng
         decision = (id(self), self.decisions)
         self.decisions += 1
-        kind = {"play": 0, "purchase": 1, "trade": 2}.get(observation.phase, 3)
+        kind = self._kind(observation)
         for world_index in range(self.worlds):
             world = sample_state(self.public, observation, rng)
             seed, later = rng.getrandbits(32), rng.getrandbits(32)
@@ -94,6 +101,10 @@ class Recorder(SearchBot):
                 label = self._finish(state, seat, random.Random(later))
                 self.rows.append((decision, world_index, index, kind, 0, inputs, label))
 
+    @staticmethod
+    def _kind(observation) -> int:
+        return KINDS.get(observation.phase, 3)
+
     def _finish(self, state, seat: int, rng: random.Random) -> float:
         """Greedy players (trades and all) play on to the end of the game: 1 if `seat` wins."""
         greedy, steps = self.greedy, 0
@@ -106,7 +117,7 @@ class Recorder(SearchBot):
         return (1.0 / len(winners) if seat in winners else 0.0) if winners else 0.5
 
 
-def play_block(numbers: range, seed: int, share: float, worlds: int) -> list:
+def play_block(numbers: range, seed: int, share: float, worlds: int, kinds=tuple(KINDS.values())) -> list:
     """One process's games: the rows of every recorded decision, decisions numbered by game."""
     plugin, deck = GAMES["ecologies"], load_deck(ROOT / DECK)
     out = []
@@ -116,7 +127,8 @@ def play_block(numbers: range, seed: int, share: float, worlds: int) -> list:
         names = ["greedy", "greedy"]
         bots = make_bots(names, plugin.bots, game)
         rows: list = []
-        bots[searcher] = Recorder(game.public(searcher), share, worlds, derive_seed(seed, number, "record"), rows)
+        bots[searcher] = Recorder(game.public(searcher), share, worlds, derive_seed(seed, number, "record"), rows,
+                                    kinds)
         play(game, bots, max_turns=1000)
         ids: dict = {}
         for decision, world_index, index, kind, terminal, inputs, label in rows:
@@ -131,7 +143,7 @@ def cmd_play(args) -> int:
               for j in range(args.jobs)]
     with ProcessPoolExecutor(args.jobs) as pool:
         parts = list(pool.map(play_block, blocks, [args.seed] * args.jobs, [args.share] * args.jobs,
-                              [args.worlds] * args.jobs))
+                              [args.worlds] * args.jobs, [tuple(KINDS[k] for k in args.kinds)] * args.jobs))
     rows = [row for part in parts for row in part]
     width = len(evaluation.INPUT_NAMES)
     x = np.array([row[5] if row[5] is not None else [0.0] * width for row in rows], dtype=float)
@@ -172,7 +184,8 @@ def group_centre(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
     return values - (sums / counts.reshape((-1,) + (1,) * (values.ndim - 1)))[inverse]
 
 
-def choice_score(data: dict, mask: np.ndarray, value: np.ndarray, prior: float, chose_worlds: int = 2):
+def choice_score(data: dict, mask: np.ndarray, value: np.ndarray, prior: float, chose_worlds: int = 2,
+                 keep: int = 0):
     """On the decisions in `mask`: each picks the candidate whose first `chose_worlds` rollout ends are
     worth most (`value` per row; greedy's first choice, candidate 0, given `prior` a world); the pick is
     scored by the labels of the other worlds. Returns the pick's mean label less greedy's choice's, a
@@ -186,6 +199,8 @@ def choice_score(data: dict, mask: np.ndarray, value: np.ndarray, prior: float, 
         idx = order[start:stop]
         world, cand = data["world"][idx], data["candidate"][idx]
         n = cand.max() + 1
+        if keep:  # as the search: its budget over the candidates, keeping `keep` worlds to score the pick
+            chose_worlds = max(2, min(SearchBot.ITERS // n, world.max() + 1 - keep))
         chosen_rows, scored_rows = world < chose_worlds, world >= chose_worlds
         if not scored_rows.any():
             continue
@@ -250,12 +265,13 @@ def cmd_fit(args) -> int:
     for name, value in list(results.items()):
         for mix in args.mix:  # a share of the rollout end's worth taken from one full play-out from it
             results[f"{name} mix {mix}"] = (1 - mix) * value + mix * y
-    print(f"choices (label: greedy play-out win share of the searching seat), chosen on {args.chose_worlds} worlds, "
+    chose = f"as many worlds as the search (keeping {args.keep})" if args.keep else f"{args.chose_worlds} worlds"
+    print(f"choices (label: greedy play-out win share of the searching seat), chosen on {chose}, "
           "scored on the rest; pts are the pick's labels less greedy's choice's, a decision (standard error)")
-    everything = np.ones(len(y), dtype=bool)
+    chosen = np.ones(len(y), dtype=bool) if args.kind is None else data["kind"] == KINDS[args.kind]
     for name, value in results.items():
         for prior in args.priors:
-            gains, departs = choice_score(data, everything, value, prior, args.chose_worlds)
+            gains, departs = choice_score(data, chosen, value, prior, args.chose_worlds, args.keep)
             spread = 100 * gains.std() / len(gains) ** 0.5
             print(f"  {name:22s} prior {prior:.3f}: {100 * gains.mean():+.3f} pts ({spread:.3f})"
                   f"  departs {departs:.1%}")
@@ -287,6 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--share", type=float, default=0.25, help="share of weighed decisions recorded")
     p.add_argument("--worlds", type=int, default=8)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--kinds", nargs="+", default=list(KINDS), choices=list(KINDS),
+                   help="which decisions are recorded (default every kind: play, purchase, trade)")
     p.add_argument("--out", type=Path, required=True)
     f = sub.add_parser("fit", help="fit and compare evaluations")
     f.add_argument("files", type=Path, nargs="+")
@@ -294,9 +312,12 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--inputs", default="earlier", choices=list(INPUT_SETS))
     f.add_argument("--folds", type=int, default=5, help="cross-fitting folds, by decision")
     f.add_argument("--ridge", type=float, default=1e-3)
+    f.add_argument("--kind", choices=list(KINDS), help="score the choices of this kind of decision only")
     f.add_argument("--priors", type=float, nargs="+", default=[0.0, 0.02])
     f.add_argument("--mix", type=float, nargs="*", default=[], help="also mix in this share of one play-out")
     f.add_argument("--chose-worlds", type=int, default=2, help="worlds a pick is made on (the rest score it)")
+    f.add_argument("--keep", type=int, default=0, help="instead, pick on as many worlds as the default search "
+                   "gives the decision's candidates, keeping at least this many worlds to score the pick")
     f.add_argument("--model", default="logistic", choices=["logistic", "within"], help="which fit --write writes")
     f.add_argument("--write", help="file name under cardtool/games/ecologies/ for the --model fit of --inputs")
     args = parser.parse_args(argv)

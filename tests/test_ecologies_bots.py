@@ -338,3 +338,91 @@ def test_the_search_leaves_the_purchase_phase_to_greedy_with_buy_greedy(deck):
             checked += 1
         state.apply(greedy.choose(observation, legal, rng))
     assert checked >= 5
+
+
+def test_play_phase_rollouts_play_playdepth_turns(deck):
+    """`search:playdepth=D`: a rollout from a decision of the play phase plays to the start of turn
+    `turn + D`; other decisions' rollouts keep `depth` (1: to the end of the turn)."""
+    from cardtool.engine.bots import make_bots
+
+    game = EcologiesGame(deck, 2, "multi", 6)
+    deep = make_bots(["search:playdepth=3:iters=4", "greedy"], BOTS, game)[0]
+    assert (deep.play_depth, deep.depth) == (3, 1)
+    seen: list = []
+    weigh = deep._rollout
+    deep._rollout = lambda state, seat, stop_turn, seed: seen.append(stop_turn) or weigh(state, seat, stop_turn, seed)
+    greedy = GreedyBot(game.public(0))
+    state, rng, checked = game.new_initial_state(), random.Random(3), {"play": 0, "purchase": 0}
+    while not state.is_over() and min(checked.values()) < 3:
+        seat = state.current_player
+        observation, legal = state.observation(seat), state.legal_actions()
+        if seat == 0 and state.phase in checked and not state.stack and len(legal) > 1:
+            seen.clear()
+            deep.choose(observation, legal, random.Random(0))
+            if seen:
+                assert set(seen) == {observation.turn + (3 if state.phase == "play" else 1)}
+                checked[state.phase] += 1
+        state.apply(greedy.choose(observation, legal, rng))
+    assert min(checked.values()) >= 3
+
+
+def test_answers_to_an_offer_have_their_own_head_start_and_budget(deck):
+    """`search:aprior=P:aiters=N`: an answer to an offer is weighed on N rollouts (at least two worlds a
+    candidate) with head start P for GreedyBot's choice (so a head start no rollout can beat leaves the
+    answer GreedyBot's); other decisions keep `iters` and `prior`."""
+    from cardtool.engine.bots import make_bots
+    from cardtool.games.ecologies.actions import Decline
+
+    game = EcologiesGame(deck, 2, "multi", 6)
+    answering = make_bots(["search:aprior=5:aiters=12", "greedy"], BOTS, game)[0]
+    assert (answering.answer_prior, answering.answer_iters, answering.prior, answering.iters) == (5.0, 12, 0.02, 14)
+    calls: list = []  # per decision: the candidates weighed, then every rollout's value
+    rollout, weigh = answering._rollout, answering._weigh
+    answering._rollout = lambda *args: calls.append(rollout(*args)) or calls[-1]
+    answering._weigh = lambda observation, shortlist, *rest: calls.append(len(shortlist)) or weigh(
+        observation, shortlist, *rest)
+    greedy = GreedyBot(game.public(0))
+    state, rng, answers, others = game.new_initial_state(), random.Random(3), 0, 0
+    while not state.is_over() and min(answers, others) < 3:
+        seat = state.current_player
+        observation, legal = state.observation(seat), state.legal_actions()
+        if seat == 0 and len(legal) > 1 and (state.stack or state.phase == "play"):
+            calls.clear()
+            choice = answering.choose(observation, legal, random.Random(0))
+            if calls and calls[0] > 1:
+                width, rollouts = calls[0], len(calls) - 1
+                if state.stack and any(type(a) is Decline for a in legal):
+                    assert choice == greedy.ranked(observation, legal, random.Random(0))[0][1]
+                    assert rollouts <= max(2, 12 // width) * width  # fewer: a candidate won outright
+                    answers += rollouts == max(2, 12 // width) * width
+                else:
+                    assert rollouts <= max(2, 14 // width) * width
+                    others += rollouts == max(2, 14 // width) * width
+        state.apply(greedy.choose(observation, legal, rng))
+    assert min(answers, others) >= 3
+
+
+def test_play_phase_rollout_ends_are_weighed_by_the_playeval_model(deck):
+    """`search:playeval=NAME`: the play phase's rollout ends are weighed by that fitted model, the other
+    decisions' by the search's own (`eval=`)."""
+    from cardtool.engine.bots import make_bots
+    from cardtool.games.ecologies.evaluation import MODEL_FILE, MODEL_FILES
+
+    game = EcologiesGame(deck, 2, "multi", 6)
+    bot = make_bots(["search:playeval=played:iters=4", "greedy"], BOTS, game)[0]
+    used: list = []
+    end_value = bot._end_value
+    bot._end_value = lambda *args: used.append(bot._weighing) or end_value(*args)
+    greedy = GreedyBot(game.public(0))
+    state, rng, checked = game.new_initial_state(), random.Random(3), {"play": 0, "purchase": 0}
+    while not state.is_over() and min(checked.values()) < 2:
+        seat = state.current_player
+        observation, legal = state.observation(seat), state.legal_actions()
+        if seat == 0 and state.phase in checked and not state.stack and len(legal) > 1:
+            used.clear()
+            bot.choose(observation, legal, random.Random(0))
+            if used:
+                assert set(used) == {MODEL_FILES["played"] if state.phase == "play" else MODEL_FILE}
+                checked[state.phase] += 1
+        state.apply(greedy.choose(observation, legal, rng))
+    assert min(checked.values()) >= 2

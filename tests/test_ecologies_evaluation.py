@@ -120,3 +120,33 @@ def test_the_within_decision_fit_sees_only_what_differs_between_candidates():
     _, coefficients, link = module.fit_models(data, np.ones(n, dtype=bool), ["earlier"], 1e-6)["within earlier"]
     assert link == "linear" and coefficients[0] == pytest.approx(0.04, abs=0.003)
     assert np.abs(coefficients[1:-1]).max() < 0.003
+
+
+def test_the_decision_recorder_records_only_the_kinds_asked_for():
+    """fit_ecologies_decisions' `play --kinds play` records the play phase's weighed decisions only, each
+    candidate of a world once, labelled by a play-out's result."""
+    spec = importlib.util.spec_from_file_location("fit_dec", ROOT / "benchmarks" / "fit_ecologies_decisions.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    rows = module.play_block(range(1), 5, 1.0, 1, (module.KINDS["play"],))
+    assert rows and {row[3] for row in rows} == {module.KINDS["play"]}
+    assert len({(row[0], row[2]) for row in rows}) == len(rows) and {row[6] for row in rows} <= {0.0, 0.5, 1.0}
+
+
+def test_a_pick_scored_as_the_search_chooses_uses_its_worlds_a_candidate():
+    """fit_ecologies_decisions' choice_score with `keep`: two candidates get seven worlds of the search's
+    14 rollouts, here all but the `keep` worlds kept to score the pick (four of six); without it, two."""
+    import numpy as np
+
+    spec = importlib.util.spec_from_file_location("fit_dec", ROOT / "benchmarks" / "fit_ecologies_decisions.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    world, candidate = np.repeat(np.arange(6), 2), np.tile(np.arange(2), 6)
+    value = np.where(candidate == 1, np.where(world < 2, 0.6, 0.0), 0.5)  # candidate 1: ahead in the first two
+    y = np.where(candidate == 1, 1.0, 0.0)  # and it wins the play-outs that score the pick
+    data = {"decision": np.zeros(12, dtype=int), "world": world, "candidate": candidate, "y": y}
+    every = np.ones(12, dtype=bool)
+    gains, departs = module.choice_score(data, every, value, 0.0, 2)
+    assert departs == 1.0 and gains[0] == 1.0
+    gains, departs = module.choice_score(data, every, value, 0.0, 2, keep=2)
+    assert departs == 0.0 and gains[0] == 0.0

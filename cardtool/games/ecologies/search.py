@@ -22,7 +22,10 @@ decision); how to arrange a web it always leaves to GreedyBot, and its rollouts 
 `plan=K` (default 1) values a candidate after which the seat plays again in the same play phase by the
 best of GreedyBot's K best next plays, each played out, since the search, not GreedyBot, will choose
 it. `buy=greedy` leaves the purchase phase to GreedyBot. None of these four beat the default in
-400-game runs (docs/simulation.md). Its budget
+400-game runs (docs/simulation.md). Nor did three more on the 2,000 screening games: `playdepth=D`
+plays the play phase's rollouts through D turns (3: the other seat's turn and the seat's own next one);
+`aprior=P:aiters=N` weighs an answer to an offer on N rollouts with head start P; `playeval=NAME` weighs
+the play phase's rollout ends by another model of evaluation.MODEL_FILES. Its budget
 (`search:iters=N`, rollouts a decision, default 14 over 6 candidates: 2 worlds each, since within the
 turn the dealt world rarely changes the choice; or `search:ms=T`, not reproducible)
 comes in its name.
@@ -75,7 +78,8 @@ class SearchBot:
     name = "search"
     OPTIONS = {"iters": positive_int, "ms": positive_float, "width": positive_int, "depth": positive_int,
                "eval": one_of(*EVALUATIONS), "prior": positive_float, "end": one_of(*ENDINGS),
-               "bias": positive_float, "offers": one_of(*OFFERINGS), "plan": positive_int, "buy": one_of(*BUYINGS)}
+               "bias": positive_float, "offers": one_of(*OFFERINGS), "plan": positive_int, "buy": one_of(*BUYINGS), "playdepth": positive_int,
+               "aprior": positive_float, "aiters": positive_int, "playeval": one_of(*MODEL_FILES)}
     ITERS = 14  # the default budget, in rollouts a decision (2 worlds each for up to 7 candidates)
     MIN_WORLDS = 2
     EVAL = "fitted"
@@ -93,17 +97,25 @@ class SearchBot:
     def __init__(self, public: Seat, iters: int | None = None, ms: float | None = None, width: int = 6,
                  depth: int = 1, eval: str | None = None, prior: float | None = None, end: str | None = None,
                  bias: float | None = None, offers: str | None = None,
-                 plan: int = 1, buy: str | None = None):
+                 plan: int = 1, buy: str | None = None, playdepth: int | None = None,
+                 aprior: float | None = None, aiters: int | None = None, playeval: str | None = None):
         if iters is not None and ms is not None:
             raise UsageError("bot 'search' takes a budget in iters or in ms, not both")
         self.public, self.width, self.depth = public, width, depth
+        self.play_depth = depth if playdepth is None else playdepth  # turns a play-phase rollout plays
         self.end = end or self.END
         # the fitted model is of two-player (and more) races to 12 VP; alone, the standing is the score
         evaluation = eval or self.EVAL
         self.fitted = evaluation != "standing" and public.mode != "single" and public.players > 1
         self.model = MODEL_FILES.get(evaluation, MODEL_FILE)
+        # the play phase's rollout ends may be weighed by another fitted model (`playeval=`)
+        self.play_model = self.model if playeval is None else MODEL_FILES[playeval]
+        self._weighing = self.model  # the model of the decision being weighed
         self.prior = self.PRIOR[evaluation if self.fitted else "standing"] if prior is None else prior
         self.iters = self.ITERS if iters is None and ms is None else iters
+        # answers to an offer: their own head start and budget (by default the same as every decision's)
+        self.answer_prior = self.prior if aprior is None else aprior
+        self.answer_iters = self.iters if aiters is None or self.iters is None else aiters
         self.ms = ms
         self.bias = self.BIAS if bias is None else bias
         self.offers = offers or self.OFFERS
@@ -160,14 +172,17 @@ class SearchBot:
         if len(shortlist) == 1:
             return shortlist[0]
         seat = observation.seat
+        answer = observation.phase == "trade" and bool(observation.stack)
+        self._weighing = self.play_model if observation.phase == "play" else self.model
+        prior, iters = (self.answer_prior, self.answer_iters) if answer else (self.prior, self.iters)
         totals = [0.0] * len(shortlist)
-        totals[0] += self.prior * self.MIN_WORLDS
-        stop_turn = observation.turn + self.depth
+        totals[0] += prior * self.MIN_WORLDS
+        stop_turn = observation.turn + (self.play_depth if observation.phase == "play" else self.depth)
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000.0
         worlds = 0
         while True:
             if deadline is None:
-                if worlds >= max(self.MIN_WORLDS, self.iters // len(shortlist)):
+                if worlds >= max(self.MIN_WORLDS, iters // len(shortlist)):
                     break
             elif worlds and time.perf_counter() >= deadline:
                 break
@@ -181,7 +196,7 @@ class SearchBot:
                     return action  # wins outright: nothing to weigh
                 totals[i] += self._rollout(state, seat, stop_turn, seed)
             worlds += 1
-        totals[0] += self.prior * (worlds - self.MIN_WORLDS)
+        totals[0] += prior * (worlds - self.MIN_WORLDS)
         if self.bias:  # a move greedy rates lower must gain more in the rollouts
             heuristic = {id(action): value for value, action in ranked}  # GreedyBot's values
             top = heuristic[id(shortlist[0])]
@@ -210,7 +225,7 @@ class SearchBot:
 
     def _end_value(self, state, seat: int, stop_turn: int, seed: int) -> float:
         self._play_out(state, stop_turn, random.Random(seed))
-        return fitted_chance(self.game, state, seat, self.model) if self.fitted else outcome(self.game, state, seat)
+        return fitted_chance(self.game, state, seat, self._weighing) if self.fitted else outcome(self.game, state, seat)
 
     def _play_out(self, state, stop_turn: int, rng: random.Random) -> None:
         """GreedyBots play on until turn `stop_turn` starts (or the game ends), without offering trades
