@@ -3,7 +3,7 @@
  *
  * Both read the EcologiesState and its CardTable as Python objects and build the same Python objects the
  * reference builds (the same shared action instances, in the same order). What reads more of the rules
- * (a free play, a factor card's plays, moves, bonuses, an arrangement the fast test cannot decide) is asked
+ * (a free play, a factor card's plays, bonuses, an arrangement the fast test cannot decide) is asked
  * of the reference functions `bind` registered; `legal` returns None for a choice it does not list (Python
  * lists it). cardtool/games/ecologies/steps.py dispatches to it; tests/test_ecologies_accel_greedy.py
  * compares both at every step of many games.
@@ -13,7 +13,7 @@
 #include <Python.h>
 
 /* Bump with any change to what the kernel computes or takes: the Python side refuses another version. */
-#define KERNEL_VERSION 1
+#define KERNEL_VERSION 2
 
 enum { R_P = 0, R_C1, R_SD, R_C2, R_C3, R_C4, ROLES };
 /* Per role, the roles its prey may act in (arrange.PREY_ROLES), as bitmasks of role numbers. */
@@ -21,7 +21,8 @@ static const int PREY_MASK[ROLES] = {0, 1 << R_P, 0, (1 << R_C1) | (1 << R_SD), 
 
 /* What `bind` registered: the reference functions and shared objects. */
 static PyObject *Legal, *END_PHASE, *DECLINE, *AcceptType, *BuyWithType, *DestroyType, *ObservationType;
-static PyObject *is_free_fn, *factor_plays_fn, *moves_fn, *bonuses_fn, *play_action_fn, *offers_by_card_fn, *fits_fn,
+static PyObject *MoveType;
+static PyObject *is_free_fn, *factor_plays_fn, *bonuses_fn, *play_action_fn, *offers_by_card_fn, *fits_fn,
     *per_card_fn;
 static PyObject *role_names[ROLES];
 static int bound = 0;
@@ -49,7 +50,7 @@ static int role_number(PyObject *name) {
     return -1;
 }
 
-/* bind(Legal, END_PHASE, DECLINE, Accept, BuyWith, DestroyEcology, Observation, is_free, factor_plays, moves,
+/* bind(Legal, END_PHASE, DECLINE, Accept, BuyWith, DestroyEcology, Observation, is_free, factor_plays, Move,
  *      bonuses, play_action, offers_by_card, fits, per_card, role_names) */
 static PyObject *bind(PyObject *module, PyObject *args) {
     PyObject *objs[15], *names;
@@ -62,7 +63,7 @@ static PyObject *bind(PyObject *module, PyObject *args) {
         return NULL;
     }
     PyObject **slots[15] = {&Legal, &END_PHASE, &DECLINE, &AcceptType, &BuyWithType, &DestroyType, &ObservationType,
-                            &is_free_fn, &factor_plays_fn, &moves_fn, &bonuses_fn, &play_action_fn,
+                            &is_free_fn, &factor_plays_fn, &MoveType, &bonuses_fn, &play_action_fn,
                             &offers_by_card_fn, &fits_fn, &per_card_fn};
     for (int i = 0; i < 15; i++) Py_XSETREF(*slots[i], Py_NewRef(objs[i]));
     for (int r = 0; r < ROLES; r++) Py_XSETREF(role_names[r], Py_NewRef(PyTuple_GET_ITEM(names, r)));
@@ -461,6 +462,68 @@ static int add_purchases(Ctx *c, PyObject *out, PyObject *hand_sorted, PyObject 
     return 0;
 }
 
+/* rules.moves for a seat owning two ecologies or more (`own`): each organism not acting as P and not moved this
+ * turn, to each other ecology of its owner it fits in (fits_with), when the web it leaves stays fed (fits). */
+static int add_moves(Ctx *c, PyObject *out, PyObject *own) {
+    PyObject *moved = attr(c->state, S_moved);
+    if (moved == NULL) return -1;
+    int rc = -1;
+    Py_ssize_t n_own = PyList_GET_SIZE(own), n_targets;
+    PyObject **targets = PyMem_New(PyObject *, n_own);
+    if (targets == NULL) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t k = 0; k < n_own; k++) {
+        PyObject *eco = PyList_GET_ITEM(own, k);
+        PyObject *cards = PyTuple_GET_ITEM(eco, 3), *roles = PyTuple_GET_ITEM(eco, 4);
+        Py_ssize_t n = PyTuple_GET_SIZE(cards);
+        if (PyTuple_GET_SIZE(roles) != n) { PyErr_SetString(PyExc_ValueError, "roles"); goto done; }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *card_obj = PyTuple_GET_ITEM(cards, i);
+            if (role_number(PyTuple_GET_ITEM(roles, i)) == R_P) continue;
+            int was = PySequence_Contains(moved, card_obj);
+            if (was < 0) goto done;
+            if (was) continue;
+            long card = PyLong_AsLong(card_obj);
+            n_targets = 0;
+            for (Py_ssize_t j = 0; j < n_own; j++) {
+                PyObject *other = PyList_GET_ITEM(own, j);
+                if (other == eco) continue;
+                int f = fits_with(c, other, card_obj, card);  /* tests first that the card lives in its biome */
+                if (f < 0) goto done;
+                if (f) targets[n_targets++] = other;
+            }
+            if (!n_targets) continue;
+            PyObject *kept = PyList_New(0);  /* the web's cards but this one */
+            if (kept == NULL) goto done;
+            for (Py_ssize_t m = 0; m < n; m++) {
+                int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(cards, m), card_obj, Py_EQ);
+                if (same < 0 || (!same && PyList_Append(kept, PyTuple_GET_ITEM(cards, m)) < 0)) {
+                    Py_DECREF(kept);
+                    goto done;
+                }
+            }
+            PyObject *rest = PyList_AsTuple(kept);
+            Py_DECREF(kept);
+            if (rest == NULL) goto done;
+            PyObject *r = PyObject_CallFunctionObjArgs(fits_fn, c->table, PyTuple_GET_ITEM(eco, 2), rest, NULL);
+            Py_DECREF(rest);
+            if (r == NULL) goto done;
+            int stays = PyObject_IsTrue(r);
+            Py_DECREF(r);
+            if (stays < 0) goto done;
+            if (!stays) continue;
+            for (Py_ssize_t t = 0; t < n_targets; t++)
+                if (append_new(out, PyObject_CallFunctionObjArgs(MoveType, card_obj, PyTuple_GET_ITEM(targets[t], 0),
+                                                                 NULL)) < 0)
+                    goto done;
+        }
+    }
+    rc = 0;
+done:
+    PyMem_Free(targets);
+    Py_DECREF(moved);
+    return rc;
+}
+
 /* Whether rules.bonuses could list anything: an activated effect in force that this seat controls. */
 static int may_use_bonus(Ctx *c) {
     PyObject *active = PyObject_CallMethodNoArgs(c->state, S_active);
@@ -578,9 +641,7 @@ static PyObject *legal(PyObject *module, PyObject *state) {
     if (same_str(phase, S_trade) && add_offers(&c, out, held[10], mode) < 0) goto done;
     int playing = same_str(phase, S_play);
     if (add_plays(&c, out, held[10], held[11], !playing) < 0) goto done;
-    if (playing && PyList_GET_SIZE(held[11]) >= 2
-        && extend_new(out, PyObject_CallFunctionObjArgs(moves_fn, state, c.seat_obj, NULL)) < 0)
-        goto done;
+    if (playing && PyList_GET_SIZE(held[11]) >= 2 && add_moves(&c, out, held[11]) < 0) goto done;
     int bonus = may_use_bonus(&c);
     if (bonus < 0 || (bonus && extend_new(out, PyObject_CallFunctionObjArgs(bonuses_fn, state, c.seat_obj, NULL)) < 0))
         goto done;
