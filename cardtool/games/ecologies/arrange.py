@@ -24,11 +24,12 @@ from cardtool.games.ecologies.feeding import valid, why_unfed  # the rules read 
 from cardtool.games.ecologies.table import CardTable
 
 __all__ = ["Arrangement", "alternatives", "arrange", "canonical", "feasible", "fits", "fits_with", "is_healthy",
-           "valid", "why_unfed"]
+           "masks", "valid", "why_unfed"]
 
 #: Roles as small numbers inside the solver; P=0, C1=1, SD=2 (both on the second row), C2, C3, C4.
 ROLE_NAMES = ("P", "C1", "SD", "C2", "C3", "C4")
 ROLE_NUMBER = {name: i for i, name in enumerate(ROLE_NAMES)}
+_ROLE_OR_NONE = {None: None, **dict(enumerate(ROLE_NAMES))}  # a solver's role number (None: unfed) as a name
 P, C1, SD, C2, C3, C4 = range(6)
 HEALTH = (P, C1, C2, C3, SD)
 #: The roles a card's prey must act in, per role (SD is special: any producer in the web feeds it).
@@ -126,13 +127,23 @@ def fits_with(table: CardTable, code: str, cards: Sequence[int], roles: Sequence
 
 
 def _masks(table: CardTable, code: str, defs: tuple[int, ...]):
-    """Per position: what it eats (bitmask of positions) and the roles it may take (numbers, printed order)."""
+    """`masks` of a web of biome `code`: by the compiled kernel where it serves (accel.py), else in Python."""
     lives = table.solver_roles.get(code) or _solver_roles(table, code)
+    if accel.serving(len(defs), NO_WEIGHTS):
+        try:
+            return accel.KERNEL.masks(table.eats_def, lives, defs)
+        except ValueError:  # a web outside the kernel's range
+            pass
+    return masks(table.eats_def, lives, defs)
+
+
+def masks(eats_def: tuple[frozenset[int], ...], lives: tuple[tuple[int, ...], ...], defs: tuple[int, ...]):
+    """Per position: what it eats (bitmask of positions) and the roles it may take (numbers, printed order),
+    from each definition's prey (`eats_def`) and roles where the web lives (`lives`, _solver_roles)."""
     positions: dict[int, int] = {}  # definition -> bitmask of the positions holding a copy
     for j, d in enumerate(defs):
         positions[d] = positions.get(d, 0) | 1 << j
     eats = []
-    eats_def = table.eats_def
     for d in defs:
         mask = 0
         for prey in eats_def[d] & positions.keys():  # never its own definition: no copy eats another
@@ -188,7 +199,7 @@ def _solve(table: CardTable, code: str, defs: tuple[int, ...], weights: tuple[in
         except (ValueError, TypeError, OverflowError):  # a web outside the kernel's range
             solved = None
     roles, healthy, value = solved or solve(eats, printed, weights)
-    return tuple(None if r is None else ROLE_NAMES[r] for r in roles), healthy, value
+    return tuple(map(_ROLE_OR_NONE.__getitem__, roles)), healthy, value
 
 
 def solve(eats: list[int], printed: list[tuple[int, ...]], weights: tuple[int, ...]):
