@@ -298,18 +298,26 @@ def alternatives(table: CardTable, code: str, cards: Sequence[int], weights: tup
     canonical order of the cards) keeps every card fed, is healthy when the best arrangement is, and
     earns the same role-bonus VP. The solver's arrangement comes first; arrangements differing only by
     which copy of one card takes which role count once. Empty when the cards cannot all be fed."""
+    quick = ("alternatives", code, tuple(cards), weights)  # asked after every change to a web: as arrange does
+    found = table.arranged.get(quick)
+    if found is not None:
+        return found
     best = arrange(table, code, cards, weights)
     if None in best.roles:
-        return ()
-    defs = tuple(table.def_of[c] for c in best.cards)
-    key = ("alternatives", code, defs, weights)
-    cache = table.arrangements
-    found = cache.get(key)
-    if found is None:
-        found = _alternatives(table, code, defs, weights, best.roles, best.healthy, best.value)
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
-        cache[key] = found
+        found = ()
+    else:
+        defs = tuple(table.def_of[c] for c in best.cards)
+        key = ("alternatives", code, defs, weights)
+        cache = table.arrangements
+        found = cache.get(key)
+        if found is None:
+            found = _alternatives(table, code, defs, weights, best.roles, best.healthy, best.value)
+            if len(cache) >= _CACHE_LIMIT:
+                cache.clear()
+            cache[key] = found
+    if len(table.arranged) >= _CACHE_LIMIT:
+        table.arranged.clear()
+    table.arranged[quick] = found
     return found
 
 
