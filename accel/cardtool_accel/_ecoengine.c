@@ -13,7 +13,7 @@
 #include <Python.h>
 
 /* Bump with any change to what the kernel computes or takes: the Python side refuses another version. */
-#define KERNEL_VERSION 2
+#define KERNEL_VERSION 3
 
 enum { R_P = 0, R_C1, R_SD, R_C2, R_C3, R_C4, ROLES };
 /* Per role, the roles its prey may act in (arrange.PREY_ROLES), as bitmasks of role numbers. */
@@ -31,7 +31,8 @@ static PyObject *S_game, *S_table, *S_over, *S_stack, *S_turn, *S_players, *S_mo
     *S_offers, *S_plays_used, *S_ongoing, *S_kind, *S_biomes, *S_roles, *S_def_of, *S_eats_def, *S_card_actions,
     *S_offers_by_card, *S_want, *S_deck, *S_known, *S_discard, *S_table_factors, *S_limbo, *S_counters,
     *S_own_turns, *S_moved, *S_played, *S_quiet, *S_dict, *S_single, *S_multi, *S_trade, *S_play, *S_purchase,
-    *S_organism, *S_biome, *S_offer, *S_extra_play, *S_free_play, *S_amount, *S_effect, *S_active, *S_trigger, *S_activated;
+    *S_organism, *S_biome, *S_offer, *S_extra_play, *S_free_play, *S_amount, *S_effect, *S_active, *S_trigger, *S_activated,
+    *S__active, *S__forces;
 static PyObject *F_seat, *F_current_player, *F_hand, *F_hand_sizes, *F_deck_size, *F_ecologies;
 static PyObject *empty_tuple;
 
@@ -291,7 +292,22 @@ static PyObject *per_card(Ctx *c, PyObject *cls) {
     return PyObject_CallFunctionObjArgs(per_card_fn, c->table, cls, NULL);
 }
 
+/* state.ongoing(seat, word): read from its memo (forces.InForce.ongoing's state._forces["ongoing"], by (word, seat))
+ * when it is made, else asked of the method, which makes it. */
 static PyObject *ongoing(Ctx *c, PyObject *word) {
+    PyObject *forces = attr(c->state, S__forces);
+    if (forces == NULL) return NULL;
+    PyObject *by_word = PyDict_Check(forces) ? PyDict_GetItemWithError(forces, S_ongoing) : NULL;
+    if (by_word != NULL && PyDict_Check(by_word)) {
+        PyObject *key = PyTuple_Pack(2, word, c->seat_obj);
+        PyObject *found = key == NULL ? NULL : PyDict_GetItemWithError(by_word, key);
+        Py_XDECREF(key);
+        Py_DECREF(forces);
+        if (found != NULL) return Py_NewRef(found);
+        return PyErr_Occurred() ? NULL : Py_NewRef(empty_tuple);
+    }
+    Py_DECREF(forces);
+    if (PyErr_Occurred()) return NULL;
     return PyObject_CallMethodObjArgs(c->state, S_ongoing, c->seat_obj, word, NULL);
 }
 
@@ -526,7 +542,11 @@ done:
 
 /* Whether rules.bonuses could list anything: an activated effect in force that this seat controls. */
 static int may_use_bonus(Ctx *c) {
-    PyObject *active = PyObject_CallMethodNoArgs(c->state, S_active);
+    PyObject *active = attr(c->state, S__active);  /* state.active()'s memo, when it is made */
+    if (active == Py_None) {
+        Py_DECREF(active);
+        active = PyObject_CallMethodNoArgs(c->state, S_active);
+    }
     if (active == NULL) return -1;
     if (!PyList_Check(active)) { Py_DECREF(active); return 1; }
     int found = 0;
@@ -685,7 +705,8 @@ PyMODINIT_FUNC PyInit__ecoengine(void) {
     INTERN(S_purchase, "purchase"); INTERN(S_organism, "organism"); INTERN(S_biome, "biome");
     INTERN(S_offer, "offer"); INTERN(S_extra_play, "extra_play"); INTERN(S_free_play, "free_play");
     INTERN(S_amount, "amount"); INTERN(S_effect, "effect");
-    INTERN(S_active, "active"); INTERN(S_trigger, "trigger"); INTERN(S_activated, "activated");
+    INTERN(S_active, "active"); INTERN(S__active, "_active"); INTERN(S__forces, "_forces");
+    INTERN(S_trigger, "trigger"); INTERN(S_activated, "activated");
     INTERN(F_seat, "seat"); INTERN(F_current_player, "current_player"); INTERN(F_hand, "hand");
     INTERN(F_hand_sizes, "hand_sizes"); INTERN(F_deck_size, "deck_size"); INTERN(F_ecologies, "ecologies");
     if ((empty_tuple = PyTuple_New(0)) == NULL) return NULL;
