@@ -11,9 +11,10 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 
 /* Bump with any change to what the kernel computes or takes: the Python side refuses another version. */
-#define KERNEL_VERSION 3
+#define KERNEL_VERSION 4
 
 enum { R_P = 0, R_C1, R_SD, R_C2, R_C3, R_C4, ROLES };
 /* Per role, the roles its prey may act in (arrange.PREY_ROLES), as bitmasks of role numbers. */
@@ -51,14 +52,44 @@ static int role_number(PyObject *name) {
     return -1;
 }
 
+/* The state's class and where its slots lie: attr() reads a slot of a state of exactly that class at its offset,
+ * which is what PyObject_GetAttr finds there (a __slots__ class: its member descriptor), less the lookup. */
+#define MAX_SLOTS 32
+static PyObject *StateType;
+static PyObject *slot_names[MAX_SLOTS];
+static Py_ssize_t slot_offsets[MAX_SLOTS];
+static int nslots = 0;
+
+static int bind_slots(PyObject *type, PyObject *const *names, int count) {
+    if (!PyType_Check(type)) {
+        PyErr_SetString(PyExc_TypeError, "the state's class");
+        return -1;
+    }
+    Py_XSETREF(StateType, Py_NewRef(type));
+    nslots = 0;
+    for (int i = 0; i < count && nslots < MAX_SLOTS; i++) {
+        PyObject *descr = _PyType_Lookup((PyTypeObject *)type, names[i]);
+        if (descr == NULL || !Py_IS_TYPE(descr, &PyMemberDescr_Type)) continue;  /* not a slot: GetAttr reads it */
+        PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+        if (member->type != T_OBJECT_EX || member->flags & READONLY) continue;
+        slot_names[nslots] = names[i];
+        slot_offsets[nslots++] = member->offset;
+    }
+    return 0;
+}
+
 /* bind(Legal, END_PHASE, DECLINE, Accept, BuyWith, DestroyEcology, Observation, is_free, factor_plays, Move,
- *      bonuses, play_action, offers_by_card, fits, per_card, role_names) */
+ *      bonuses, play_action, offers_by_card, fits, per_card, EcologiesState, role_names) */
 static PyObject *bind(PyObject *module, PyObject *args) {
-    PyObject *objs[15], *names;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOO!", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5],
+    PyObject *objs[15], *state_type, *names;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOO!", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5],
                           &objs[6], &objs[7], &objs[8], &objs[9], &objs[10], &objs[11], &objs[12], &objs[13],
-                          &objs[14], &PyTuple_Type, &names))
+                          &objs[14], &state_type, &PyTuple_Type, &names))
         return NULL;
+    PyObject *const read[] = {S_game, S_over, S_stack, S_turn, S_hands, S_counters, S_phase, S_plays_used,
+                              S_offers, S_known, S_deck, S_discard, S_ecos, S_table_factors, S_limbo, S_own_turns,
+                              S_moved, S_played, S_quiet, S__forces, S__active};
+    if (bind_slots(state_type, read, (int)(sizeof read / sizeof read[0])) < 0) return NULL;
     if (PyTuple_GET_SIZE(names) != ROLES) {
         PyErr_SetString(PyExc_ValueError, "six role names");
         return NULL;
@@ -81,7 +112,16 @@ static int put(PyObject *d, PyObject *key, PyObject *value) {
     return rc;
 }
 
-static PyObject *attr(PyObject *obj, PyObject *name) { return PyObject_GetAttr(obj, name); }
+static PyObject *attr(PyObject *obj, PyObject *name) {
+    if ((PyObject *)Py_TYPE(obj) == StateType)
+        for (int i = 0; i < nslots; i++)
+            if (slot_names[i] == name) {
+                PyObject *value = *(PyObject **)((char *)obj + slot_offsets[i]);
+                if (value != NULL) return Py_NewRef(value);
+                break;  /* unset: GetAttr raises the AttributeError */
+            }
+    return PyObject_GetAttr(obj, name);
+}
 
 static PyObject *as_tuple(PyObject *obj, PyObject *name) {
     PyObject *v = attr(obj, name);

@@ -21,7 +21,7 @@ from cardtool.kernels import PURE_ENV, load_kernel, pure_from_environment  # noq
 #: The kernel this code was written for: an installed kernel of another version is not used.
 KERNEL_VERSION = 2
 GREEDY_VERSION = 3
-ENGINE_VERSION = 3
+ENGINE_VERSION = 4
 #: The largest web (organisms) and role weight the kernel takes (accel/cardtool_accel/_ecologies.c).
 MAX_CARDS = 62
 WEIGHT_LIMIT = 1 << 40

@@ -13,12 +13,13 @@ from __future__ import annotations
 from cardtool.games.ecologies import accel, rules, view
 from cardtool.games.ecologies.actions import DECLINE, END_PHASE, Accept, BuyWith, DestroyEcology, Move
 from cardtool.games.ecologies.arrange import ROLE_NAMES, fits
+from cardtool.games.ecologies.state import EcologiesState
 
 _KERNEL = accel.ENGINE
 if _KERNEL is not None:
     _KERNEL.bind(rules.Legal, END_PHASE, DECLINE, Accept, BuyWith, DestroyEcology, view.Observation, rules.is_free,
                  rules.factor_plays, Move, rules.bonuses, rules.play_action, rules._offers_by_card, fits,
-                 rules.per_card, ROLE_NAMES)
+                 rules.per_card, EcologiesState, ROLE_NAMES)
 
 
 def legal_actions(state) -> list:
