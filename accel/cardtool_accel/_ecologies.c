@@ -1,7 +1,7 @@
 /* The Ecologies arrangement solver in C: the same search as cardtool/games/ecologies/arrange.py
  * (`_solve` and `_alternatives`, with `feasible`), which is the readable reference.
  *
- * Both take one web as `masks` prepares it (arrange.masks, the reference): per position of the canonical order,
+ * Both take one web as `masks` prepares it (web_masks.masks, the reference): per position of the canonical order,
  * the bitmask of the positions it eats and its printed roles as the solver's numbers (P=0, C1=1, SD=2,
  * C2=3, C3=4, C4=5), and the six role weights. The search is the same branch and bound, node for node
  * (the same order of cards and roles, the same bounds, the same node budgets), so it finds the same
@@ -493,7 +493,7 @@ static PyObject *alternatives(PyObject *module, PyObject *args) {
 
 /* ---- masks ---- */
 
-/* masks(eats_def, lives, defs) -> (eats, printed): arrange.masks for a web of at most MAX_CARDS cards; per position,
+/* masks(eats_def, lives, defs) -> (eats, printed): web_masks.masks for a web of at most MAX_CARDS cards; per position,
  * the positions it eats (whatever holds a copy of a definition in its eats_def set) and its solver roles. */
 static PyObject *masks(PyObject *module, PyObject *args) {
     PyObject *eats_def, *lives, *defs;
@@ -551,7 +551,7 @@ fail:
 
 static PyMethodDef module_methods[] = {
     {"masks", masks, METH_VARARGS,
-     "masks(eats_def, lives, defs) -> (eats, printed): arrange.masks, the web as solve and alternatives take it."},
+     "masks(eats_def, lives, defs) -> (eats, printed): web_masks.masks, the web as solve and alternatives take it."},
     {"solve", solve, METH_VARARGS,
      "solve(eats, printed, weights, budget) -> (roles, healthy, value): arrange._solve's search, roles as numbers."},
     {"alternatives", alternatives, METH_VARARGS,

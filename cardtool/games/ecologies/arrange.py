@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from cardtool.games.ecologies import accel
 from cardtool.games.ecologies.feeding import valid, why_unfed  # the rules read directly; their old home
 from cardtool.games.ecologies.table import CardTable
+from cardtool.games.ecologies.web_masks import masks
 
 __all__ = ["Arrangement", "alternatives", "arrange", "canonical", "feasible", "fits", "fits_with", "is_healthy",
-           "masks", "valid", "why_unfed"]
+           "valid", "why_unfed"]
 
 #: Roles as small numbers inside the solver; P=0, C1=1, SD=2 (both on the second row), C2, C3, C4.
 ROLE_NAMES = ("P", "C1", "SD", "C2", "C3", "C4")
@@ -127,29 +128,11 @@ def fits_with(table: CardTable, code: str, cards: Sequence[int], roles: Sequence
 
 
 def _masks(table: CardTable, code: str, defs: tuple[int, ...]):
-    """`masks` of a web of biome `code`: by the compiled kernel where it serves (accel.py), else in Python."""
+    """web_masks.masks of a web of biome `code`: by the compiled kernel where it serves (accel.py), else in Python."""
     lives = table.solver_roles.get(code) or _solver_roles(table, code)
-    if accel.serving(len(defs), NO_WEIGHTS):
-        try:
-            return accel.KERNEL.masks(table.eats_def, lives, defs)
-        except ValueError:  # a web outside the kernel's range
-            pass
+    if accel.serving(len(defs), NO_WEIGHTS):  # within the kernel's range (accel.MAX_CARDS)
+        return accel.KERNEL.masks(table.eats_def, lives, defs)
     return masks(table.eats_def, lives, defs)
-
-
-def masks(eats_def: tuple[frozenset[int], ...], lives: tuple[tuple[int, ...], ...], defs: tuple[int, ...]):
-    """Per position: what it eats (bitmask of positions) and the roles it may take (numbers, printed order),
-    from each definition's prey (`eats_def`) and roles where the web lives (`lives`, _solver_roles)."""
-    positions: dict[int, int] = {}  # definition -> bitmask of the positions holding a copy
-    for j, d in enumerate(defs):
-        positions[d] = positions.get(d, 0) | 1 << j
-    eats = []
-    for d in defs:
-        mask = 0
-        for prey in eats_def[d] & positions.keys():  # never its own definition: no copy eats another
-            mask |= positions[prey]
-        eats.append(mask)
-    return eats, [lives[d] for d in defs]
 
 
 def _solver_roles(table: CardTable, code: str) -> tuple[tuple[int, ...], ...]:
