@@ -32,8 +32,8 @@ static PyObject *S_game, *S_table, *S_over, *S_stack, *S_turn, *S_players, *S_mo
     *S_offers, *S_plays_used, *S_ongoing, *S_kind, *S_biomes, *S_roles, *S_def_of, *S_eats_def, *S_card_actions,
     *S_offers_by_card, *S_want, *S_deck, *S_known, *S_discard, *S_table_factors, *S_limbo, *S_counters,
     *S_own_turns, *S_moved, *S_played, *S_quiet, *S_dict, *S_single, *S_multi, *S_trade, *S_play, *S_purchase,
-    *S_organism, *S_biome, *S_offer, *S_extra_play, *S_free_play, *S_amount, *S_effect, *S_active, *S_trigger, *S_activated,
-    *S__active, *S__forces;
+    *S_organism, *S_biome, *S_offer, *S_extra_play, *S_free_play, *S_amount, *S_effect, *S_active, *S_trigger,
+    *S_activated, *S__active, *S__forces;
 static PyObject *F_seat, *F_current_player, *F_hand, *F_hand_sizes, *F_deck_size, *F_ecologies;
 static PyObject *empty_tuple;
 

@@ -2,14 +2,13 @@
  * with the values of Valuer (valuer.py), which stay the readable reference.
  *
  * `table(...)` flattens a card table once (cardtool/games/ecologies/accel.py prepares its fields);
- * `choose(table, observation, legal, below, fits, shape, shapes, arrange, fallback)` returns the chosen action. Every
- * value is
- * the same double as Python's, worked out in the same order (the module is built with -ffp-contract=off,
- * so no multiply-add is fused), and ties are drawn through `below` (the bot generator's _randbelow) exactly
- * where GreedyBot draws them. What reads arrangements is asked of Python: `fits(code, cards)` (arrange.fits),
- * `shape(code, cards)` (valuer.web_shape, whose memo `shapes` the kernel reads first), `arrange(code, cards)` (arrange.arrange's kept and dropped cards)
- * and, for the two actions whose value reads more (Move, a rescue play), `fallback(observation, action)`
- * (Valuer.value). An observation the
+ * `choose(table, observation, legal, below, fits, shape, shapes, arrange, fallback)` returns the chosen action.
+ * Every value is the same double as Python's, worked out in the same order (the module is built with
+ * -ffp-contract=off, so no multiply-add is fused), and ties are drawn through `below` (the bot generator's
+ * _randbelow) exactly where GreedyBot draws them. What reads arrangements is asked of Python: `fits(code, cards)`
+ * (arrange.fits), `shape(code, cards)` (valuer.web_shape, whose memo `shapes` the kernel reads first),
+ * `arrange(code, cards)` (arrange.arrange's kept and dropped cards) and, for the two actions whose value reads
+ * more (Move, a rescue play), `fallback(observation, action)` (Valuer.value). An observation the
  * kernel does not hold (more cards, seats or webs than below) is refused (Refused) before any draw,
  * and Python decides instead.
  */

@@ -4,8 +4,8 @@ arrangement solver `cardtool_accel._ecologies`, and GreedyBot's decision `cardto
 
 arrange.py's `_solve` and `_alternatives` (and web_masks.py, which prepares a web for them) are the readable
 reference; the kernel runs the same search node for node in C (64-bit bitmasks and whole numbers), so it
-serves webs of at most 62 organisms with role weights below 2^40 (a VP bonus per card, which the schema keeps small) and arrange.py solves any
-other web itself. The engine's steps `cardtool_accel._ecoengine` (observations and legal actions: steps.py) read the same Python
+serves webs of at most 62 organisms with role weights below 2^40 (a VP bonus per card, which the schema keeps
+small) and arrange.py solves any other web itself. The engine's steps `cardtool_accel._ecoengine` (observations and legal actions: steps.py) read the same Python
 state as view.py and rules.py, their reference. Without the kernel, or with CARDTOOL_PURE set in the environment when cardtool starts
 (to anything but "" or "0"; set_pure in one process), the pure-Python path runs and plays the same
 games. tests/test_ecologies_accel.py compares both on random webs, tests/test_ecologies_accel_greedy.py over thousands of seeded games
