@@ -22,7 +22,7 @@ from cardtool.deck.loader import load_deck
 from cardtool.engine.playout import play
 from cardtool.engine.seeds import derive_seed
 from cardtool.games import GAMES
-from cardtool.games.ecologies import accel, arrange
+from cardtool.games.ecologies import accel, arrange, web_masks
 from cardtool.games.ecologies import table as tables
 from cardtool.games.ecologies.engine import EcologiesGame
 from cardtool.games.ecologies.table import CardTable
@@ -88,6 +88,24 @@ def test_kernel_arranges_random_webs_as_python_does(deck):
     for code, defs, weights in _webs(table, random.Random(deck), 1500):
         python, kernel = _both(table, code, defs, weights)
         assert kernel == python, (code, defs, weights)
+
+
+@pytest.mark.parametrize("deck", ["ecologies-bizarre-biomes", "frozen-and-deep"])
+def test_kernel_prepares_random_webs_as_python_does(deck):
+    """web_masks.masks (who eats whom, by position, and the roles each may take) the same both ways, copies of a
+    definition included; more cards than the kernel holds are refused, and arrange._masks answers in Python."""
+    table = CardTable(_deck(deck))
+    rng = random.Random(deck)
+    for code, defs, _ in _webs(table, rng, 1500):
+        defs = tuple(sorted(defs + tuple(rng.choice(defs) for _ in range(rng.randrange(3)) if defs)))
+        lives = table.solver_roles.get(code) or arrange._solver_roles(table, code)
+        python = web_masks.masks(table.eats_def, lives, defs)
+        assert accel.KERNEL.masks(table.eats_def, lives, defs) == python, (code, defs)
+        assert arrange._masks(table, code, defs) == python
+    defs = tuple(sorted(rng.choice(range(len(table.defs))) for _ in range(accel.MAX_CARDS + 1)))
+    with pytest.raises(ValueError):
+        accel.KERNEL.masks(table.eats_def, lives, defs)
+    assert arrange._masks(table, code, defs) == web_masks.masks(table.eats_def, lives, defs)
 
 
 def test_kernel_spends_the_same_node_budgets(monkeypatch):

@@ -8,8 +8,10 @@ from fractions import Fraction
 import pytest
 
 from cardtool.deck.loader import load_deck
+from cardtool.engine.playout import play
 from cardtool.engine.protocol import apply_checked
 from cardtool.errors import IllegalActionError
+from cardtool.games import GAMES
 from cardtool.games.ecologies import effects
 from cardtool.games.ecologies.actions import (
     END_PHASE, Accept, BuyWith, Decline, DestroyEcology, Discard, Move, Offer, Play)
@@ -416,3 +418,23 @@ def test_an_illegal_action_is_a_named_error(deck):
     with pytest.raises(IllegalActionError, match="not legal"):
         apply_checked(state, Play(10_000))
     assert isinstance(state.vp(0), Fraction)
+
+
+def test_a_seat_marked_settled_has_every_ecology_arranged_for_the_role_bonuses_in_force(deck):
+    """turns.settle's mark lasts until what is in force changes: meanwhile every web of that seat must still
+    be arranged for the role weights in force (Mangrove's C4 bonus among them), whatever else was played."""
+    bonused = 0
+
+    def check(before, action, after):
+        nonlocal bonused
+        for seat in range(after.game.players):
+            if ("settled", seat) in after._forces and not after.over:
+                for eco in after.ecologies_of(seat):
+                    assert eco.weights == after.role_weights(seat, eco.code), (after.turn, action, eco)
+                    bonused += any(eco.weights)
+
+    bots = GAMES["ecologies"].bots
+    for seed in range(12):
+        game = EcologiesGame(deck, 4, "multi", seed)
+        play(game, [bots["greedy"](game.public(s)) for s in range(4)], on_turn=check, max_turns=1000)
+    assert bonused  # some settled web held a role bonus, so the check compared more than zeros

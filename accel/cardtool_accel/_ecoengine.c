@@ -3,7 +3,7 @@
  *
  * Both read the EcologiesState and its CardTable as Python objects and build the same Python objects the
  * reference builds (the same shared action instances, in the same order). What reads more of the rules
- * (a free play, a factor card's plays, moves, bonuses, an arrangement the fast test cannot decide) is asked
+ * (a free play, a factor card's plays, bonuses, an arrangement the fast test cannot decide) is asked
  * of the reference functions `bind` registered; `legal` returns None for a choice it does not list (Python
  * lists it). cardtool/games/ecologies/steps.py dispatches to it; tests/test_ecologies_accel_greedy.py
  * compares both at every step of many games.
@@ -11,9 +11,10 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 
 /* Bump with any change to what the kernel computes or takes: the Python side refuses another version. */
-#define KERNEL_VERSION 1
+#define KERNEL_VERSION 4
 
 enum { R_P = 0, R_C1, R_SD, R_C2, R_C3, R_C4, ROLES };
 /* Per role, the roles its prey may act in (arrange.PREY_ROLES), as bitmasks of role numbers. */
@@ -21,7 +22,8 @@ static const int PREY_MASK[ROLES] = {0, 1 << R_P, 0, (1 << R_C1) | (1 << R_SD), 
 
 /* What `bind` registered: the reference functions and shared objects. */
 static PyObject *Legal, *END_PHASE, *DECLINE, *AcceptType, *BuyWithType, *DestroyType, *ObservationType;
-static PyObject *is_free_fn, *factor_plays_fn, *moves_fn, *bonuses_fn, *play_action_fn, *offers_by_card_fn, *fits_fn,
+static PyObject *MoveType;
+static PyObject *is_free_fn, *factor_plays_fn, *bonuses_fn, *play_action_fn, *offers_by_card_fn, *fits_fn,
     *per_card_fn;
 static PyObject *role_names[ROLES];
 static int bound = 0;
@@ -30,7 +32,8 @@ static PyObject *S_game, *S_table, *S_over, *S_stack, *S_turn, *S_players, *S_mo
     *S_offers, *S_plays_used, *S_ongoing, *S_kind, *S_biomes, *S_roles, *S_def_of, *S_eats_def, *S_card_actions,
     *S_offers_by_card, *S_want, *S_deck, *S_known, *S_discard, *S_table_factors, *S_limbo, *S_counters,
     *S_own_turns, *S_moved, *S_played, *S_quiet, *S_dict, *S_single, *S_multi, *S_trade, *S_play, *S_purchase,
-    *S_organism, *S_biome, *S_offer, *S_extra_play, *S_free_play, *S_amount, *S_effect, *S_active, *S_trigger, *S_activated;
+    *S_organism, *S_biome, *S_offer, *S_extra_play, *S_free_play, *S_amount, *S_effect, *S_active, *S_trigger,
+    *S_activated, *S__active, *S__forces;
 static PyObject *F_seat, *F_current_player, *F_hand, *F_hand_sizes, *F_deck_size, *F_ecologies;
 static PyObject *empty_tuple;
 
@@ -49,20 +52,50 @@ static int role_number(PyObject *name) {
     return -1;
 }
 
-/* bind(Legal, END_PHASE, DECLINE, Accept, BuyWith, DestroyEcology, Observation, is_free, factor_plays, moves,
- *      bonuses, play_action, offers_by_card, fits, per_card, role_names) */
+/* The state's class and where its slots lie: attr() reads a slot of a state of exactly that class at its offset,
+ * which is what PyObject_GetAttr finds there (a __slots__ class: its member descriptor), less the lookup. */
+#define MAX_SLOTS 32
+static PyObject *StateType;
+static PyObject *slot_names[MAX_SLOTS];
+static Py_ssize_t slot_offsets[MAX_SLOTS];
+static int nslots = 0;
+
+static int bind_slots(PyObject *type, PyObject *const *names, int count) {
+    if (!PyType_Check(type)) {
+        PyErr_SetString(PyExc_TypeError, "the state's class");
+        return -1;
+    }
+    Py_XSETREF(StateType, Py_NewRef(type));
+    nslots = 0;
+    for (int i = 0; i < count && nslots < MAX_SLOTS; i++) {
+        PyObject *descr = _PyType_Lookup((PyTypeObject *)type, names[i]);
+        if (descr == NULL || !Py_IS_TYPE(descr, &PyMemberDescr_Type)) continue;  /* not a slot: GetAttr reads it */
+        PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+        if (member->type != T_OBJECT_EX || member->flags & READONLY) continue;
+        slot_names[nslots] = names[i];
+        slot_offsets[nslots++] = member->offset;
+    }
+    return 0;
+}
+
+/* bind(Legal, END_PHASE, DECLINE, Accept, BuyWith, DestroyEcology, Observation, is_free, factor_plays, Move,
+ *      bonuses, play_action, offers_by_card, fits, per_card, EcologiesState, role_names) */
 static PyObject *bind(PyObject *module, PyObject *args) {
-    PyObject *objs[15], *names;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOO!", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5],
+    PyObject *objs[15], *state_type, *names;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOO!", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4], &objs[5],
                           &objs[6], &objs[7], &objs[8], &objs[9], &objs[10], &objs[11], &objs[12], &objs[13],
-                          &objs[14], &PyTuple_Type, &names))
+                          &objs[14], &state_type, &PyTuple_Type, &names))
         return NULL;
+    PyObject *const read[] = {S_game, S_over, S_stack, S_turn, S_hands, S_counters, S_phase, S_plays_used,
+                              S_offers, S_known, S_deck, S_discard, S_ecos, S_table_factors, S_limbo, S_own_turns,
+                              S_moved, S_played, S_quiet, S__forces, S__active};
+    if (bind_slots(state_type, read, (int)(sizeof read / sizeof read[0])) < 0) return NULL;
     if (PyTuple_GET_SIZE(names) != ROLES) {
         PyErr_SetString(PyExc_ValueError, "six role names");
         return NULL;
     }
     PyObject **slots[15] = {&Legal, &END_PHASE, &DECLINE, &AcceptType, &BuyWithType, &DestroyType, &ObservationType,
-                            &is_free_fn, &factor_plays_fn, &moves_fn, &bonuses_fn, &play_action_fn,
+                            &is_free_fn, &factor_plays_fn, &MoveType, &bonuses_fn, &play_action_fn,
                             &offers_by_card_fn, &fits_fn, &per_card_fn};
     for (int i = 0; i < 15; i++) Py_XSETREF(*slots[i], Py_NewRef(objs[i]));
     for (int r = 0; r < ROLES; r++) Py_XSETREF(role_names[r], Py_NewRef(PyTuple_GET_ITEM(names, r)));
@@ -79,7 +112,16 @@ static int put(PyObject *d, PyObject *key, PyObject *value) {
     return rc;
 }
 
-static PyObject *attr(PyObject *obj, PyObject *name) { return PyObject_GetAttr(obj, name); }
+static PyObject *attr(PyObject *obj, PyObject *name) {
+    if ((PyObject *)Py_TYPE(obj) == StateType)
+        for (int i = 0; i < nslots; i++)
+            if (slot_names[i] == name) {
+                PyObject *value = *(PyObject **)((char *)obj + slot_offsets[i]);
+                if (value != NULL) return Py_NewRef(value);
+                break;  /* unset: GetAttr raises the AttributeError */
+            }
+    return PyObject_GetAttr(obj, name);
+}
 
 static PyObject *as_tuple(PyObject *obj, PyObject *name) {
     PyObject *v = attr(obj, name);
@@ -290,7 +332,22 @@ static PyObject *per_card(Ctx *c, PyObject *cls) {
     return PyObject_CallFunctionObjArgs(per_card_fn, c->table, cls, NULL);
 }
 
+/* state.ongoing(seat, word): read from its memo (forces.InForce.ongoing's state._forces["ongoing"], by (word, seat))
+ * when it is made, else asked of the method, which makes it. */
 static PyObject *ongoing(Ctx *c, PyObject *word) {
+    PyObject *forces = attr(c->state, S__forces);
+    if (forces == NULL) return NULL;
+    PyObject *by_word = PyDict_Check(forces) ? PyDict_GetItemWithError(forces, S_ongoing) : NULL;
+    if (by_word != NULL && PyDict_Check(by_word)) {
+        PyObject *key = PyTuple_Pack(2, word, c->seat_obj);
+        PyObject *found = key == NULL ? NULL : PyDict_GetItemWithError(by_word, key);
+        Py_XDECREF(key);
+        Py_DECREF(forces);
+        if (found != NULL) return Py_NewRef(found);
+        return PyErr_Occurred() ? NULL : Py_NewRef(empty_tuple);
+    }
+    Py_DECREF(forces);
+    if (PyErr_Occurred()) return NULL;
     return PyObject_CallMethodObjArgs(c->state, S_ongoing, c->seat_obj, word, NULL);
 }
 
@@ -461,9 +518,75 @@ static int add_purchases(Ctx *c, PyObject *out, PyObject *hand_sorted, PyObject 
     return 0;
 }
 
+/* rules.moves for a seat owning two ecologies or more (`own`): each organism not acting as P and not moved this
+ * turn, to each other ecology of its owner it fits in (fits_with), when the web it leaves stays fed (fits). */
+static int add_moves(Ctx *c, PyObject *out, PyObject *own) {
+    PyObject *moved = attr(c->state, S_moved);
+    if (moved == NULL) return -1;
+    int rc = -1;
+    Py_ssize_t n_own = PyList_GET_SIZE(own), n_targets;
+    PyObject **targets = PyMem_New(PyObject *, n_own);
+    if (targets == NULL) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t k = 0; k < n_own; k++) {
+        PyObject *eco = PyList_GET_ITEM(own, k);
+        PyObject *cards = PyTuple_GET_ITEM(eco, 3), *roles = PyTuple_GET_ITEM(eco, 4);
+        Py_ssize_t n = PyTuple_GET_SIZE(cards);
+        if (PyTuple_GET_SIZE(roles) != n) { PyErr_SetString(PyExc_ValueError, "roles"); goto done; }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *card_obj = PyTuple_GET_ITEM(cards, i);
+            if (role_number(PyTuple_GET_ITEM(roles, i)) == R_P) continue;
+            int was = PySequence_Contains(moved, card_obj);
+            if (was < 0) goto done;
+            if (was) continue;
+            long card = PyLong_AsLong(card_obj);
+            n_targets = 0;
+            for (Py_ssize_t j = 0; j < n_own; j++) {
+                PyObject *other = PyList_GET_ITEM(own, j);
+                if (other == eco) continue;
+                int f = fits_with(c, other, card_obj, card);  /* tests first that the card lives in its biome */
+                if (f < 0) goto done;
+                if (f) targets[n_targets++] = other;
+            }
+            if (!n_targets) continue;
+            PyObject *kept = PyList_New(0);  /* the web's cards but this one */
+            if (kept == NULL) goto done;
+            for (Py_ssize_t m = 0; m < n; m++) {
+                int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(cards, m), card_obj, Py_EQ);
+                if (same < 0 || (!same && PyList_Append(kept, PyTuple_GET_ITEM(cards, m)) < 0)) {
+                    Py_DECREF(kept);
+                    goto done;
+                }
+            }
+            PyObject *rest = PyList_AsTuple(kept);
+            Py_DECREF(kept);
+            if (rest == NULL) goto done;
+            PyObject *r = PyObject_CallFunctionObjArgs(fits_fn, c->table, PyTuple_GET_ITEM(eco, 2), rest, NULL);
+            Py_DECREF(rest);
+            if (r == NULL) goto done;
+            int stays = PyObject_IsTrue(r);
+            Py_DECREF(r);
+            if (stays < 0) goto done;
+            if (!stays) continue;
+            for (Py_ssize_t t = 0; t < n_targets; t++)
+                if (append_new(out, PyObject_CallFunctionObjArgs(MoveType, card_obj, PyTuple_GET_ITEM(targets[t], 0),
+                                                                 NULL)) < 0)
+                    goto done;
+        }
+    }
+    rc = 0;
+done:
+    PyMem_Free(targets);
+    Py_DECREF(moved);
+    return rc;
+}
+
 /* Whether rules.bonuses could list anything: an activated effect in force that this seat controls. */
 static int may_use_bonus(Ctx *c) {
-    PyObject *active = PyObject_CallMethodNoArgs(c->state, S_active);
+    PyObject *active = attr(c->state, S__active);  /* state.active()'s memo, when it is made */
+    if (active == Py_None) {
+        Py_DECREF(active);
+        active = PyObject_CallMethodNoArgs(c->state, S_active);
+    }
     if (active == NULL) return -1;
     if (!PyList_Check(active)) { Py_DECREF(active); return 1; }
     int found = 0;
@@ -578,9 +701,7 @@ static PyObject *legal(PyObject *module, PyObject *state) {
     if (same_str(phase, S_trade) && add_offers(&c, out, held[10], mode) < 0) goto done;
     int playing = same_str(phase, S_play);
     if (add_plays(&c, out, held[10], held[11], !playing) < 0) goto done;
-    if (playing && PyList_GET_SIZE(held[11]) >= 2
-        && extend_new(out, PyObject_CallFunctionObjArgs(moves_fn, state, c.seat_obj, NULL)) < 0)
-        goto done;
+    if (playing && PyList_GET_SIZE(held[11]) >= 2 && add_moves(&c, out, held[11]) < 0) goto done;
     int bonus = may_use_bonus(&c);
     if (bonus < 0 || (bonus && extend_new(out, PyObject_CallFunctionObjArgs(bonuses_fn, state, c.seat_obj, NULL)) < 0))
         goto done;
@@ -624,7 +745,8 @@ PyMODINIT_FUNC PyInit__ecoengine(void) {
     INTERN(S_purchase, "purchase"); INTERN(S_organism, "organism"); INTERN(S_biome, "biome");
     INTERN(S_offer, "offer"); INTERN(S_extra_play, "extra_play"); INTERN(S_free_play, "free_play");
     INTERN(S_amount, "amount"); INTERN(S_effect, "effect");
-    INTERN(S_active, "active"); INTERN(S_trigger, "trigger"); INTERN(S_activated, "activated");
+    INTERN(S_active, "active"); INTERN(S__active, "_active"); INTERN(S__forces, "_forces");
+    INTERN(S_trigger, "trigger"); INTERN(S_activated, "activated");
     INTERN(F_seat, "seat"); INTERN(F_current_player, "current_player"); INTERN(F_hand, "hand");
     INTERN(F_hand_sizes, "hand_sizes"); INTERN(F_deck_size, "deck_size"); INTERN(F_ecologies, "ecologies");
     if ((empty_tuple = PyTuple_New(0)) == NULL) return NULL;

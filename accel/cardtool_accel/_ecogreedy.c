@@ -2,13 +2,13 @@
  * with the values of Valuer (valuer.py), which stay the readable reference.
  *
  * `table(...)` flattens a card table once (cardtool/games/ecologies/accel.py prepares its fields);
- * `choose(table, observation, legal, below, fits, shape, arrange, fallback)` returns the chosen action. Every value is
- * the same double as Python's, worked out in the same order (the module is built with -ffp-contract=off,
- * so no multiply-add is fused), and ties are drawn through `below` (the bot generator's _randbelow) exactly
- * where GreedyBot draws them. What reads arrangements is asked of Python: `fits(code, cards)` (arrange.fits),
- * `shape(code, cards)` (valuer.web_shape), `arrange(code, cards)` (arrange.arrange's kept and dropped cards)
- * and, for the two actions whose value reads more (Move, a rescue play), `fallback(observation, action)`
- * (Valuer.value). An observation the
+ * `choose(table, observation, legal, below, fits, shape, shapes, arrange, fallback)` returns the chosen action.
+ * Every value is the same double as Python's, worked out in the same order (the module is built with
+ * -ffp-contract=off, so no multiply-add is fused), and ties are drawn through `below` (the bot generator's
+ * _randbelow) exactly where GreedyBot draws them. What reads arrangements is asked of Python: `fits(code, cards)`
+ * (arrange.fits), `shape(code, cards)` (valuer.web_shape, whose memo `shapes` the kernel reads first),
+ * `arrange(code, cards)` (arrange.arrange's kept and dropped cards) and, for the two actions whose value reads
+ * more (Move, a rescue play), `fallback(observation, action)` (Valuer.value). An observation the
  * kernel does not hold (more cards, seats or webs than below) is refused (Refused) before any draw,
  * and Python decides instead.
  */
@@ -21,7 +21,7 @@
 #include <math.h>
 
 /* Bump with any change to what the kernel computes or takes: the Python side refuses another version. */
-#define KERNEL_VERSION 2
+#define KERNEL_VERSION 3
 
 #define MAX_CODES 64
 #define MAX_SEATS 16
@@ -238,7 +238,7 @@ typedef struct {
 
 typedef struct {
     Table *t;
-    PyObject *obs, *fits, *shape, *arrange, *fallback;
+    PyObject *obs, *fits, *shape, *shapes, *arrange, *fallback;
     int threats_known, nthreats, shields_known, nshields, shielded;
     const Effect *threats[1024];
     const Effect *shields[256];
@@ -687,7 +687,13 @@ static int bonus_value(Decision *d, int biome, double *out) {
 
 /* Valuer.eco_value of an ecology of biome card `biome` (code `code`) holding `cards` (a tuple). */
 static int eco_value_of(Decision *d, PyObject *code, long biome, PyObject *cards, double *out) {
-    PyObject *shape = PyObject_CallFunctionObjArgs(d->shape, code, cards, NULL);
+    PyObject *key = PyTuple_Pack(2, code, cards);  /* valuer.web_shape's memo first: a Python call only to fill it */
+    if (key == NULL) return -1;
+    PyObject *shape = PyDict_GetItemWithError(d->shapes, key);
+    Py_DECREF(key);
+    if (shape != NULL) Py_INCREF(shape);
+    else if (PyErr_Occurred()) return -1;
+    else shape = PyObject_CallFunctionObjArgs(d->shape, code, cards, NULL);
     if (shape == NULL) return -1;
     if (!PyTuple_Check(shape) || PyTuple_GET_SIZE(shape) != 3) {
         Py_DECREF(shape);
@@ -1090,11 +1096,13 @@ static int action_kind(Table *t, PyObject *action) {
     return -1;
 }
 
-/* choose(table, observation, legal, below, fits, shape, arrange, fallback) -> the action GreedyBot.choose takes. */
+/* choose(table, observation, legal, below, fits, shape, shapes, arrange, fallback) -> the action GreedyBot.choose
+ * takes. */
 static PyObject *choose(PyObject *module, PyObject *args) {
     Table *t;
-    PyObject *obs, *legal, *below, *fits, *shape, *arr, *fall;
-    if (!PyArg_ParseTuple(args, "O!OOOOOOO", &TableType, &t, &obs, &legal, &below, &fits, &shape, &arr, &fall))
+    PyObject *obs, *legal, *below, *fits, *shape, *shapes, *arr, *fall;
+    if (!PyArg_ParseTuple(args, "O!OOOOOO!OO", &TableType, &t, &obs, &legal, &below, &fits, &shape, &PyDict_Type,
+                          &shapes, &arr, &fall))
         return NULL;
     PyObject *actions = PySequence_Fast(legal, "legal actions must be a sequence");
     if (actions == NULL) return NULL;
@@ -1118,6 +1126,7 @@ static PyObject *choose(PyObject *module, PyObject *args) {
     d->obs = obs;
     d->fits = fits;
     d->shape = shape;
+    d->shapes = shapes;
     d->arrange = arr;
     d->fallback = fall;
     d->state = state;
@@ -1211,7 +1220,8 @@ done:
 static PyMethodDef module_methods[] = {
     {"table", make_table, METH_VARARGS, "table(...) -> Table: a card table flattened for choose (accel.py)."},
     {"choose", choose, METH_VARARGS,
-     "choose(table, observation, legal, below, fits, shape, arrange, fallback) -> the action GreedyBot.choose takes."},
+     "choose(table, observation, legal, below, fits, shape, shapes, arrange, fallback) -> the action GreedyBot.choose "
+     "takes."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,7 +1,7 @@
 /* The Ecologies arrangement solver in C: the same search as cardtool/games/ecologies/arrange.py
  * (`_solve` and `_alternatives`, with `feasible`), which is the readable reference.
  *
- * Both take one web as the Python side prepares it (`_masks`): per position of the canonical order,
+ * Both take one web as `masks` prepares it (web_masks.masks, the reference): per position of the canonical order,
  * the bitmask of the positions it eats and its printed roles as the solver's numbers (P=0, C1=1, SD=2,
  * C2=3, C3=4, C4=5), and the six role weights. The search is the same branch and bound, node for node
  * (the same order of cards and roles, the same bounds, the same node budgets), so it finds the same
@@ -16,7 +16,7 @@
 #include <string.h>
 
 /* Bump with any change to what the kernel computes or takes: the Python side refuses another version. */
-#define KERNEL_VERSION 1
+#define KERNEL_VERSION 2
 
 #define MAX_CARDS 62
 #define MAX_PRINTED 8
@@ -491,7 +491,67 @@ static PyObject *alternatives(PyObject *module, PyObject *args) {
     return result;
 }
 
+/* ---- masks ---- */
+
+/* masks(eats_def, lives, defs) -> (eats, printed): web_masks.masks for a web of at most MAX_CARDS cards; per position,
+ * the positions it eats (whatever holds a copy of a definition in its eats_def set) and its solver roles. */
+static PyObject *masks(PyObject *module, PyObject *args) {
+    PyObject *eats_def, *lives, *defs;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyTuple_Type, &eats_def, &PyTuple_Type, &lives, &PyTuple_Type, &defs))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(defs);
+    if (n > MAX_CARDS) {
+        PyErr_SetString(PyExc_ValueError, "more cards than the kernel holds");
+        return NULL;
+    }
+    long def[MAX_CARDS];
+    mask copies[MAX_CARDS];  /* per position, the positions holding its definition */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        def[i] = PyLong_AsLong(PyTuple_GET_ITEM(defs, i));
+        if (def[i] == -1 && PyErr_Occurred()) return NULL;
+        if (def[i] < 0 || def[i] >= PyTuple_GET_SIZE(eats_def) || def[i] >= PyTuple_GET_SIZE(lives)) {
+            PyErr_SetString(PyExc_ValueError, "a definition outside the table");
+            return NULL;
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        copies[i] = 0;
+        for (Py_ssize_t j = 0; j < n; j++)
+            if (def[j] == def[i]) copies[i] |= (mask)1 << j;
+    }
+    PyObject *eats = PyList_New(n), *printed = PyList_New(n);
+    if (eats == NULL || printed == NULL) goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *prey = PyTuple_GET_ITEM(eats_def, def[i]);
+        if (!PyAnySet_Check(prey)) {
+            PyErr_SetString(PyExc_ValueError, "eats_def holds sets");
+            goto fail;
+        }
+        mask m = 0;
+        for (Py_ssize_t j = 0; j < n; j++) {
+            if (copies[j] & (((mask)1 << j) - 1)) continue;  /* a definition once, at its first position */
+            int eaten = PySet_Contains(prey, PyTuple_GET_ITEM(defs, j));
+            if (eaten < 0) goto fail;
+            if (eaten) m |= copies[j];
+        }
+        PyObject *value = PyLong_FromUnsignedLongLong(m);
+        if (value == NULL) goto fail;
+        PyList_SET_ITEM(eats, i, value);
+        PyList_SET_ITEM(printed, i, Py_NewRef(PyTuple_GET_ITEM(lives, def[i])));
+    }
+    PyObject *result = PyTuple_Pack(2, eats, printed);
+    Py_DECREF(eats);
+    Py_DECREF(printed);
+    return result;
+fail:
+    Py_XDECREF(eats);
+    Py_XDECREF(printed);
+    return NULL;
+}
+
 static PyMethodDef module_methods[] = {
+    {"masks", masks, METH_VARARGS,
+     "masks(eats_def, lives, defs) -> (eats, printed): web_masks.masks, the web as solve and alternatives take it."},
     {"solve", solve, METH_VARARGS,
      "solve(eats, printed, weights, budget) -> (roles, healthy, value): arrange._solve's search, roles as numbers."},
     {"alternatives", alternatives, METH_VARARGS,

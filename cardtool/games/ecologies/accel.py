@@ -2,10 +2,10 @@
 arrangement solver `cardtool_accel._ecologies`, and GreedyBot's decision `cardtool_accel._ecogreedy`
 (greedy_kernel.py feeds it; greedy.py and valuer.py are its reference).
 
-arrange.py's `_solve` and `_alternatives` are the readable reference; the kernel runs the same search
-node for node in C (64-bit bitmasks and whole numbers), so it serves webs of at most 62 organisms with
-role weights below 2^40 (a VP bonus per card, which the schema keeps small) and arrange.py solves any
-other web itself. The engine's steps `cardtool_accel._ecoengine` (observations and legal actions: steps.py) read the same Python
+arrange.py's `_solve` and `_alternatives` (and web_masks.py, which prepares a web for them) are the readable
+reference; the kernel runs the same search node for node in C (64-bit bitmasks and whole numbers), so it
+serves webs of at most 62 organisms with role weights below 2^40 (a VP bonus per card, which the schema keeps
+small) and arrange.py solves any other web itself. The engine's steps `cardtool_accel._ecoengine` (observations and legal actions: steps.py) read the same Python
 state as view.py and rules.py, their reference. Without the kernel, or with CARDTOOL_PURE set in the environment when cardtool starts
 (to anything but "" or "0"; set_pure in one process), the pure-Python path runs and plays the same
 games. tests/test_ecologies_accel.py compares both on random webs, tests/test_ecologies_accel_greedy.py over thousands of seeded games
@@ -19,9 +19,9 @@ import sys
 from cardtool.kernels import PURE_ENV, load_kernel, pure_from_environment  # noqa: F401 (PURE_ENV: for callers)
 
 #: The kernel this code was written for: an installed kernel of another version is not used.
-KERNEL_VERSION = 1
-GREEDY_VERSION = 2
-ENGINE_VERSION = 1
+KERNEL_VERSION = 2
+GREEDY_VERSION = 3
+ENGINE_VERSION = 4
 #: The largest web (organisms) and role weight the kernel takes (accel/cardtool_accel/_ecologies.c).
 MAX_CARDS = 62
 WEIGHT_LIMIT = 1 << 40
@@ -41,7 +41,7 @@ def installed() -> bool:
 def serving(cards: int, weights: tuple[int, ...]) -> bool:
     """Whether the kernel should solve this web now: installed, not turned off, and within its range."""
     return (KERNEL is not None and not _pure and cards <= MAX_CARDS
-            and all(-WEIGHT_LIMIT < w < WEIGHT_LIMIT for w in weights))
+            and -WEIGHT_LIMIT < min(weights, default=0) and max(weights, default=0) < WEIGHT_LIMIT)
 
 
 def greedy_installed() -> bool:

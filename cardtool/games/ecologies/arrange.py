@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from cardtool.games.ecologies import accel
 from cardtool.games.ecologies.feeding import valid, why_unfed  # the rules read directly; their old home
 from cardtool.games.ecologies.table import CardTable
+from cardtool.games.ecologies.web_masks import masks
 
 __all__ = ["Arrangement", "alternatives", "arrange", "canonical", "feasible", "fits", "fits_with", "is_healthy",
            "valid", "why_unfed"]
@@ -29,6 +30,7 @@ __all__ = ["Arrangement", "alternatives", "arrange", "canonical", "feasible", "f
 #: Roles as small numbers inside the solver; P=0, C1=1, SD=2 (both on the second row), C2, C3, C4.
 ROLE_NAMES = ("P", "C1", "SD", "C2", "C3", "C4")
 ROLE_NUMBER = {name: i for i, name in enumerate(ROLE_NAMES)}
+_ROLE_OR_NONE = {None: None, **dict(enumerate(ROLE_NAMES))}  # a solver's role number (None: unfed) as a name
 P, C1, SD, C2, C3, C4 = range(6)
 HEALTH = (P, C1, C2, C3, SD)
 #: The roles a card's prey must act in, per role (SD is special: any producer in the web feeds it).
@@ -126,19 +128,11 @@ def fits_with(table: CardTable, code: str, cards: Sequence[int], roles: Sequence
 
 
 def _masks(table: CardTable, code: str, defs: tuple[int, ...]):
-    """Per position: what it eats (bitmask of positions) and the roles it may take (numbers, printed order)."""
+    """web_masks.masks of a web of biome `code`: by the compiled kernel where it serves (accel.py), else in Python."""
     lives = table.solver_roles.get(code) or _solver_roles(table, code)
-    positions: dict[int, int] = {}  # definition -> bitmask of the positions holding a copy
-    for j, d in enumerate(defs):
-        positions[d] = positions.get(d, 0) | 1 << j
-    eats = []
-    eats_def = table.eats_def
-    for d in defs:
-        mask = 0
-        for prey in eats_def[d] & positions.keys():  # never its own definition: no copy eats another
-            mask |= positions[prey]
-        eats.append(mask)
-    return eats, [lives[d] for d in defs]
+    if accel.serving(len(defs), NO_WEIGHTS):  # within the kernel's range (accel.MAX_CARDS)
+        return accel.KERNEL.masks(table.eats_def, lives, defs)
+    return masks(table.eats_def, lives, defs)
 
 
 def _solver_roles(table: CardTable, code: str) -> tuple[tuple[int, ...], ...]:
@@ -188,7 +182,7 @@ def _solve(table: CardTable, code: str, defs: tuple[int, ...], weights: tuple[in
         except (ValueError, TypeError, OverflowError):  # a web outside the kernel's range
             solved = None
     roles, healthy, value = solved or solve(eats, printed, weights)
-    return tuple(None if r is None else ROLE_NAMES[r] for r in roles), healthy, value
+    return tuple(map(_ROLE_OR_NONE.__getitem__, roles)), healthy, value
 
 
 def solve(eats: list[int], printed: list[tuple[int, ...]], weights: tuple[int, ...]):
@@ -287,18 +281,26 @@ def alternatives(table: CardTable, code: str, cards: Sequence[int], weights: tup
     canonical order of the cards) keeps every card fed, is healthy when the best arrangement is, and
     earns the same role-bonus VP. The solver's arrangement comes first; arrangements differing only by
     which copy of one card takes which role count once. Empty when the cards cannot all be fed."""
+    quick = ("alternatives", code, tuple(cards), weights)  # asked after every change to a web: as arrange does
+    found = table.arranged.get(quick)
+    if found is not None:
+        return found
     best = arrange(table, code, cards, weights)
     if None in best.roles:
-        return ()
-    defs = tuple(table.def_of[c] for c in best.cards)
-    key = ("alternatives", code, defs, weights)
-    cache = table.arrangements
-    found = cache.get(key)
-    if found is None:
-        found = _alternatives(table, code, defs, weights, best.roles, best.healthy, best.value)
-        if len(cache) >= _CACHE_LIMIT:
-            cache.clear()
-        cache[key] = found
+        found = ()
+    else:
+        defs = tuple(table.def_of[c] for c in best.cards)
+        key = ("alternatives", code, defs, weights)
+        cache = table.arrangements
+        found = cache.get(key)
+        if found is None:
+            found = _alternatives(table, code, defs, weights, best.roles, best.healthy, best.value)
+            if len(cache) >= _CACHE_LIMIT:
+                cache.clear()
+            cache[key] = found
+    if len(table.arranged) >= _CACHE_LIMIT:
+        table.arranged.clear()
+    table.arranged[quick] = found
     return found
 
 

@@ -105,13 +105,14 @@ class Decider:
     """One GreedyBot's way into the kernel for its game: the table it reads (None: the kernel does not hold
     this table) and the questions it asks back."""
 
-    __slots__ = ("flat", "fits", "shape", "arrange", "fallback")
+    __slots__ = ("flat", "fits", "shape", "shapes", "arrange", "fallback")
 
     def __init__(self, game, value):
         table = game.table
         self.flat = kernel_table(game)
         self.fits = partial(fits, table)
         self.shape = partial(web_shape, table)
+        self.shapes = table.web_shapes  # its memo, which the kernel reads before it asks `shape`
         self.arrange = partial(kept_dropped, table)
         self.fallback = value  # value(observation, action): Valuer.value for what the kernel leaves to Python
 
@@ -121,6 +122,6 @@ class Decider:
             return None
         try:
             return accel.GREEDY.choose(self.flat, observation, legal, rng._randbelow, self.fits, self.shape,
-                                       self.arrange, self.fallback)
+                                       self.shapes, self.arrange, self.fallback)
         except accel.GREEDY.Refused:
             return None

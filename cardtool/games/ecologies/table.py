@@ -51,7 +51,7 @@ class CardTable:
         self.factor_cards = tuple(n for n in range(self.size) if self.kind[n] == "factor")
         #: Arrangement results, shared by every game of the deck (see arrange.py).
         self.arrangements: dict = {}
-        self.arranged: dict = {}  # the same, by the cards in the order they were given
+        self.arranged: dict = {}  # the same (and alternatives), by the cards in the order they were given
         # VP as whole numbers of 1/denominator, so sums need no Fraction arithmetic.
         self.vp_denominator = math.lcm(*(v.denominator for v in self.vp)) if self.vp else 1
         self.vp_units = tuple(int(v * self.vp_denominator) for v in self.vp)

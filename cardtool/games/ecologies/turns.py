@@ -62,14 +62,16 @@ def run(state: EcologiesState) -> None:
 def settle(state: EcologiesState, seat: int) -> None:
     """On its owner's turn, rearrange each ecology whose role bonuses changed (e.g. Mangrove turned
     healthy, Pollinators played): the owner may rearrange freely during their own turn."""
-    settled = ("settled", seat)  # known settled until the table changes
-    if settled in state._derived:
+    # Known settled until what is in force changes (changed(): new role weights, or a new ecology): every
+    # arrangement made meanwhile took the weights in force, so none of this seat's ecologies can be stale.
+    settled = ("settled", seat)
+    if settled in state._forces:
         return
     for _ in range(4):  # a rearrangement can change health, hence bonuses, hence weights; this settles
         stale = [eco for eco in state.ecos.values()
                  if eco.owner == seat and eco.weights != state.role_weights(seat, eco.code)]
         if not stale:
-            state._derived[settled] = True
+            state._forces[settled] = True
             return
         for eco in stale:
             state.arrange_eco(eco.biome, eco.cards)
