@@ -28,7 +28,7 @@ def test_options_are_parsed_by_the_bots_own_parsers():
 @pytest.mark.parametrize("name, message", [
     ("serch:iters=4", "unknown bot 'serch'; did you mean 'search'?"),
     ("search:iter=4", "bot 'search' has no option 'iter'; did you mean 'iters'?"),
-    ("search:colour=red", "bot 'search' has no option 'colour' (options: iters, ms, width, depth, eval, prior, end, bias, offers, plan, buy)"),
+    ("search:colour=red", "bot 'search' has no option 'colour' (options: iters, ms, width, depth, eval, prior, end, bias, offers, plan, buy, playdepth, aprior, aiters, playeval)"),
     ("greedy:iters=4", "bot 'greedy' takes no options"),
     ("search:iters", "is not KEY=VALUE"),
     ("search:iters=", "is not KEY=VALUE"),

@@ -14,6 +14,7 @@ from cardtool.deck.model import Card, Deck
 from cardtool.errors import UnknownCardError, UsageError
 from cardtool.render.context import Face, Frame, deck_roots
 from cardtool.render.environment import environment, render
+from cardtool.render.face_cache import cached_face, keep_face
 from cardtool.render.cache import code_fingerprint, key_of, named_files_digest
 from cardtool.render.cache import current as current_cache
 from cardtool.render.fitting import LaidOut, Overflow, base_sizes, fit, overflows, render_html, with_sizes, write_pages
@@ -340,46 +341,6 @@ class DeckPrint:
         copies = [(index[front.key], index.get(back.key, -1)) for front, back in self.pairs
                   for _ in range(count[front.card_id])]
         return sheet, impose(self.face_pdfs, sheet_pages(sheet, copies), self.deck.manifest.name)
-
-
-def cached_face(cache, key: str, face_key: str, frame: Frame) -> tuple[bytes, list[Overflow]] | None:
-    """A face's PDF and what overflowed in it, from the build's cache, if the entry passes every check:
-    its blob matches its digest, it is one page of the face's size, its findings name this face."""
-    entry = cache.get("face", key)
-    if entry is None:
-        return None
-    pdf = cache.read(entry.blobs.get("pdf", ""))
-    try:
-        found = [Overflow(face_key, str(o["field"]), str(o["part"]), float(o["fill"]))
-                 for o in entry.meta["overflows"] if o["key"] == face_key]
-        ok = pdf is not None and len(found) == len(entry.meta["overflows"]) and _one_page(pdf, frame)
-    except (KeyError, TypeError, ValueError):
-        ok = False
-    if not ok:
-        cache.damaged(key)
-        return None
-    return pdf, found
-
-
-def _one_page(pdf: bytes, frame: Frame) -> bool:
-    """Whether the bytes are a PDF of one page of the face's size (read by qpdf, which is quick)."""
-    from io import BytesIO
-
-    import pikepdf
-
-    try:
-        with pikepdf.open(BytesIO(pdf)) as document:
-            box = document.pages[0].mediabox if len(document.pages) == 1 else None
-            size = (float(box[2]) - float(box[0]), float(box[3]) - float(box[1])) if box is not None else None
-    except (pikepdf.PdfError, ValueError, KeyError, TypeError, AttributeError, IndexError):
-        return False
-    wanted = (frame.full_width * 72 / 25.4, frame.full_height * 72 / 25.4)
-    return size is not None and abs(size[0] - wanted[0]) < 0.5 and abs(size[1] - wanted[1]) < 0.5
-
-
-def keep_face(cache, key: str, pdf: bytes, found: list[Overflow]) -> None:
-    cache.store("face", key, {"overflows": [{"key": o.key, "field": o.field, "part": o.part, "fill": o.fill}
-                                            for o in found]}, {"pdf": cache.put(pdf)})
 
 
 def sheet_pages(sheet: Layout, copies: list[tuple[int, int]]) -> list[SheetPage]:
