@@ -202,3 +202,21 @@ def test_two_setups_run_together_in_step(deck):
     b = prepare(deck, games=30, players=2, mode="duel", bots="random", seed=4)
     ra, rb = runner.run_together((a, b), jobs=2)
     assert ra.records == runner.run(a, jobs=1).records and rb.records == runner.run(b, jobs=1).records
+
+
+def test_the_pools_results_pipe_holds_a_whole_batch():
+    import multiprocessing
+
+    fcntl = pytest.importorskip("fcntl")
+    if not hasattr(fcntl, "F_GETPIPE_SZ"):
+        pytest.skip("pipe sizes are Linux's")
+
+    from cardtool.sim.runner import RESULTS_PIPE_BYTES, _widen_results_pipe
+
+    pool = multiprocessing.get_context("fork").Pool(1)
+    try:
+        _widen_results_pipe(pool)
+        assert fcntl.fcntl(pool._outqueue._reader.fileno(), fcntl.F_GETPIPE_SZ) == RESULTS_PIPE_BYTES
+    finally:
+        pool.terminate()
+        pool.join()

@@ -153,11 +153,34 @@ def _worker_batch(task: tuple[int, int, int]) -> Batch:
     return play_batch(_SETUPS[which], which, start, stop, *_WANTS)
 
 
+#: Bytes the pool's results pipe holds: a batch of games.jsonl lines (about 0.8 MB for 250 Symbiosis games)
+#: then passes in a few writes, where Linux's default 64 KiB made a dozen wake-ups of the writing worker
+#: and of the reading thread a batch.
+RESULTS_PIPE_BYTES = 1 << 20
+
+
+def _widen_results_pipe(pool) -> None:
+    """Give the pool's results pipe RESULTS_PIPE_BYTES (the most an unprivileged process may ask of Linux
+    by default). Best effort: without F_SETPIPE_SZ, or with a pool made otherwise, nothing changes."""
+    try:
+        import fcntl
+    except ImportError:  # not a Unix
+        return
+    reader = getattr(getattr(pool, "_outqueue", None), "_reader", None)  # multiprocessing.Pool's own pipe
+    if not hasattr(fcntl, "F_SETPIPE_SZ") or reader is None:
+        return
+    try:
+        fcntl.fcntl(reader.fileno(), fcntl.F_SETPIPE_SZ, RESULTS_PIPE_BYTES)
+    except (OSError, ValueError):  # above /proc/sys/fs/pipe-max-size, or not a pipe
+        pass
+
+
 def _run_pool(setups, jobs: int, tasks, collector: Collector, tick: Progress) -> bool:
     # fork starts workers in milliseconds and hands them the deck without pickling it
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     wants = (collector.wants_records, collector.wants_lines)
     pool = multiprocessing.get_context(method).Pool(jobs, initializer=_start_worker, initargs=(tuple(setups), wants))
+    _widen_results_pipe(pool)
     try:
         for batch in pool.imap_unordered(_worker_batch, tasks):
             stopped = collector.add(batch)
