@@ -54,10 +54,11 @@ print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() 
 """
 
 
-def measure(tree: Path, players: int, games: int, warm: int, pure: bool = False) -> dict:
+def measure(tree: Path, players: int, games: int, warm: int, pure: bool = False, own_deck: bool = False) -> dict:
     """Play `games` games in a fresh process running the cardtool of `tree` (on its pure-Python path if
-    `pure`); CPU and wall seconds, and every game's scores."""
-    deck = ROOT / "decks" / "ecologies-bizarre-biomes"
+    `pure`), on this checkout's base deck or, with `own_deck`, on the tree's own; CPU and wall seconds,
+    and every game's scores."""
+    deck = (tree if own_deck else ROOT) / "decks" / "ecologies-bizarre-biomes"
     env = {**os.environ, "CARDTOOL_PURE": "1" if pure else ""}
     out = subprocess.run([sys.executable, "-c", _CHILD, str(tree), str(deck), str(players), str(games), str(warm),
                           str(MAX_TURNS)], check=True, capture_output=True, text=True, cwd=tree, env=env)
@@ -100,6 +101,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds per tree, alternating (default 3)")
     parser.add_argument("--warm", type=int, default=20, help="warm-up games before each round (default 20)")
     parser.add_argument("--against", type=Path, help="an older checkout to measure in alternating rounds")
+    parser.add_argument("--own-decks", action="store_true",
+                        help="each tree plays its own base deck (for a tree older than this deck's rules: e.g. the "
+                             "engine as issue 15 found it, 269aa42, to tell the code's speed-up from the machine's)")
     parser.add_argument("--no-pure", action="store_true", help="skip this checkout's pure-Python path")
     args = parser.parse_args()
     trees = [("this", ROOT, False)] + ([] if args.no_pure else [("pure", ROOT, True)])
@@ -111,7 +115,7 @@ def main() -> int:
         runs: dict[str, list[dict]] = {name: [] for name, _, _ in trees}
         for _ in range(args.rounds):
             for name, tree, pure in trees:
-                runs[name].append(measure(tree, players, args.games, args.warm, pure))
+                runs[name].append(measure(tree, players, args.games, args.warm, pure, args.own_decks))
         for name, tree, _ in trees:
             cpu, wall = rate(runs[name], "cpu"), rate(runs[name], "wall")
             target = f"  (target >= {TARGET_4P:.0f} games/s per core)" if players == 4 else ""
@@ -122,7 +126,9 @@ def main() -> int:
                 ratio = rate(runs["this"], "cpu") / rate(runs[name], "cpu")
                 print(f"{label} speed-up this/{name}: {ratio:.2f}x (CPU time, same seeds, alternating rounds)")
         differ = [name for name in runs if [r["scores"] for r in runs[name]] != [r["scores"] for r in runs["this"]]]
-        if differ:
+        if differ and args.own_decks:
+            print(f"{label}: other decks, other games: {', '.join(differ)} (--own-decks)")
+        elif differ:
             print(f"{label}: DIFFERENT SCORES from the same seeds: {', '.join(differ)}")
     print(f"load average {load()} at the end")
     return 0
