@@ -340,6 +340,20 @@ def test_the_search_leaves_the_purchase_phase_to_greedy_with_buy_greedy(deck):
     assert checked >= 5
 
 
+def _main_phase_decisions(game):
+    """Seat 0's decisions of the play and purchase phases (nothing on the stack, more than one legal action)
+    in a game GreedyBot plays for both seats, as (state, observation, legal actions) before each is
+    played; the caller stops when it has seen enough."""
+    greedy = GreedyBot(game.public(0))
+    state, rng = game.new_initial_state(), random.Random(3)
+    while not state.is_over():
+        seat = state.current_player
+        observation, legal = state.observation(seat), state.legal_actions()
+        if seat == 0 and state.phase in ("play", "purchase") and not state.stack and len(legal) > 1:
+            yield state, observation, legal
+        state.apply(greedy.choose(observation, legal, rng))
+
+
 def test_play_phase_rollouts_play_playdepth_turns(deck):
     """`search:playdepth=D`: a rollout from a decision of the play phase plays to the start of turn
     `turn + D`; other decisions' rollouts keep `depth` (1: to the end of the turn)."""
@@ -351,18 +365,15 @@ def test_play_phase_rollouts_play_playdepth_turns(deck):
     seen: list = []
     weigh = deep._rollout
     deep._rollout = lambda state, seat, stop_turn, seed: seen.append(stop_turn) or weigh(state, seat, stop_turn, seed)
-    greedy = GreedyBot(game.public(0))
-    state, rng, checked = game.new_initial_state(), random.Random(3), {"play": 0, "purchase": 0}
-    while not state.is_over() and min(checked.values()) < 3:
-        seat = state.current_player
-        observation, legal = state.observation(seat), state.legal_actions()
-        if seat == 0 and state.phase in checked and not state.stack and len(legal) > 1:
-            seen.clear()
-            deep.choose(observation, legal, random.Random(0))
-            if seen:
-                assert set(seen) == {observation.turn + (3 if state.phase == "play" else 1)}
-                checked[state.phase] += 1
-        state.apply(greedy.choose(observation, legal, rng))
+    checked = {"play": 0, "purchase": 0}
+    for state, observation, legal in _main_phase_decisions(game):
+        seen.clear()
+        deep.choose(observation, legal, random.Random(0))
+        if seen:
+            assert set(seen) == {observation.turn + (3 if state.phase == "play" else 1)}
+            checked[state.phase] += 1
+        if min(checked.values()) >= 3:
+            break
     assert min(checked.values()) >= 3
 
 
@@ -413,16 +424,13 @@ def test_play_phase_rollout_ends_are_weighed_by_the_playeval_model(deck):
     used: list = []
     end_value = bot._end_value
     bot._end_value = lambda *args: used.append(bot._weighing) or end_value(*args)
-    greedy = GreedyBot(game.public(0))
-    state, rng, checked = game.new_initial_state(), random.Random(3), {"play": 0, "purchase": 0}
-    while not state.is_over() and min(checked.values()) < 2:
-        seat = state.current_player
-        observation, legal = state.observation(seat), state.legal_actions()
-        if seat == 0 and state.phase in checked and not state.stack and len(legal) > 1:
-            used.clear()
-            bot.choose(observation, legal, random.Random(0))
-            if used:
-                assert set(used) == {MODEL_FILES["played"] if state.phase == "play" else MODEL_FILE}
-                checked[state.phase] += 1
-        state.apply(greedy.choose(observation, legal, rng))
+    checked = {"play": 0, "purchase": 0}
+    for state, observation, legal in _main_phase_decisions(game):
+        used.clear()
+        bot.choose(observation, legal, random.Random(0))
+        if used:
+            assert set(used) == {MODEL_FILES["played"] if state.phase == "play" else MODEL_FILE}
+            checked[state.phase] += 1
+        if min(checked.values()) >= 2:
+            break
     assert min(checked.values()) >= 2
