@@ -43,7 +43,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--scaling-game", choices=SCALING_DECKS, default="symbiosis",
                         help="scaling: the game measured (its shipped base deck; default symbiosis)")
     parser.add_argument("--scaling-seconds", type=float, default=RUN_SECONDS, metavar="S",
-                        help=f"scaling without --scaling-games: runs of about S seconds on one process (default {RUN_SECONDS:g})")
+                        help=f"scaling without --scaling-games: runs of about S seconds on one process "
+                             f"(default {RUN_SECONDS:g})")
     parser.add_argument("--rounds", type=int, default=3, help="scaling: rounds of one run each")
     parser.add_argument("--memory", type=int, metavar="GAMES",
                         help=f"peak memory of a streamed run of GAMES games (the target is for {MEMORY_TARGET_GAMES:,})")

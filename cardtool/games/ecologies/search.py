@@ -78,8 +78,9 @@ class SearchBot:
     name = "search"
     OPTIONS = {"iters": positive_int, "ms": positive_float, "width": positive_int, "depth": positive_int,
                "eval": one_of(*EVALUATIONS), "prior": positive_float, "end": one_of(*ENDINGS),
-               "bias": positive_float, "offers": one_of(*OFFERINGS), "plan": positive_int, "buy": one_of(*BUYINGS), "playdepth": positive_int,
-               "aprior": positive_float, "aiters": positive_int, "playeval": one_of(*MODEL_FILES)}
+               "bias": positive_float, "offers": one_of(*OFFERINGS), "plan": positive_int, "buy": one_of(*BUYINGS),
+               "playdepth": positive_int, "aprior": positive_float, "aiters": positive_int,
+               "playeval": one_of(*MODEL_FILES)}
     ITERS = 14  # the default budget, in rollouts a decision (2 worlds each for up to 7 candidates)
     MIN_WORLDS = 2
     EVAL = "fitted"
