@@ -299,9 +299,11 @@ def test_hydrothermal_vent_bonus_draws_an_extra_card_at_turn_start(expansion):
 def test_the_expansion_wildfire_spares_the_vent_by_the_biome_its_card_sits_in(expansion):
     vent = ["vent-symbiotic-bacteria", "giant-tube-worm"]
     state = position(EcologiesGame(expansion, 2), hands={0: ["wildfire"]},
-                     ecologies=[(1, "hydrothermal-vent", vent), (1, "cave", ["sulfur-oxidizing-bacteria"])])
+                     ecologies=[(1, "hydrothermal-vent", vent), (1, "cave", ["sulfur-oxidizing-bacteria"]),
+                                (1, "chaparral", ["chamise"])])
     do(state, Play(num(state, "wildfire")))
-    assert {a.card for a in state.legal_actions()} == {num(state, "sulfur-oxidizing-bacteria")}
+    # the Cave is spared as in the base game (0.4.0); the chaparral burns
+    assert {a.card for a in state.legal_actions()} == {num(state, "chamise")}
 
 
 def test_permafrost_thaw_takes_only_organisms_from_the_discard_pile(expansion):
