@@ -180,10 +180,11 @@ def test_invasive_species_destroys_an_opponents_organism_by_the_role_it_acts_in_
     assert num(state, "cave-spider") in state.discard and num(state, "invasive-species") == state.discard[-1]
 
 
-def test_keystone_species_gives_two_vp_while_on_the_table(deck):
+def test_keystone_species_gives_one_vp_while_on_the_table(deck):
+    # 0.4.0: +1 VP (0.1.0 to 0.3.0: +2)
     state = position(EcologiesGame(deck, 2), hands={0: ["keystone-species"]})
     do(state, Play(num(state, "keystone-species")))
-    assert state.vp(0) == 2 and state.vp(1) == 0
+    assert state.vp(0) == 1 and state.vp(1) == 0
 
 
 def test_pollinators_gives_a_vp_per_own_producer_of_a_flowering_biome(deck):
@@ -197,10 +198,20 @@ def test_pollinators_gives_a_vp_per_own_producer_of_a_flowering_biome(deck):
     assert state.vp(0) == before + 2 and state.vp(1) == 0.5
 
 
-def test_mycorrhizal_network_shields_its_owners_producers_from_being_targeted(deck):
-    state = position(EcologiesGame(deck, 2), hands={0: ["wildfire"]}, table_factors=[("mycorrhizal-network", 1)],
-                     ecologies=[(1, "cave", ["sulfur-oxidizing-bacteria", "cave-amphipod"])])
+@pytest.mark.parametrize("owner", [0, 1])
+def test_mycorrhizal_network_shields_every_players_producers_from_being_targeted(deck, owner):
+    # 0.4.0: whoever keeps it, no player's producers can be targeted (0.1.0 to 0.3.0: its owner's only),
+    # so Wildfire has nothing to aim at, even for the card's own owner
+    state = position(EcologiesGame(deck, 2), hands={0: ["wildfire"]}, table_factors=[("mycorrhizal-network", owner)],
+                     ecologies=[(1, "chaparral", ["toyon", "dusky-footed-woodrat"])])
     assert not plays_of(state)
+
+
+def test_mycorrhizal_network_leaves_organisms_above_the_producers_open_to_attack(deck):
+    state = position(EcologiesGame(deck, 3), hands={0: ["invasive-species"]}, table_factors=[("mycorrhizal-network", 1)],
+                     ecologies=[(1, "chaparral", ["toyon", "dusky-footed-woodrat", "gopher-snake"])])
+    assert eco(state, 1, "CHA").role_of(num(state, "gopher-snake")) in ("C2", "C3")
+    assert plays_of(state) == {Play(num(state, "invasive-species"))}
 
 
 def test_drought_makes_every_player_discard_vernal_pool_riparian_and_swamp_organisms(deck):
@@ -209,6 +220,17 @@ def test_drought_makes_every_player_discard_vernal_pool_riparian_and_swamp_organ
     do(state, Play(num(state, "drought")))
     assert state.hands[0] == [num(state, "toyon")]
     assert sorted(state.hands[1]) == sorted([num(state, "chamise"), num(state, "swamp")])
+
+
+def test_wildfire_spares_the_producers_of_a_cave_and_a_mangrove(deck):
+    # 0.4.0: no fire reaches a cave, nor a tidal mangrove forest; the chaparral burns
+    state = position(EcologiesGame(deck, 2), hands={0: ["wildfire"]},
+                     ecologies=[(1, "cave", ["sulfur-oxidizing-bacteria"]), (1, "mangrove", ["red-mangrove"])])
+    assert not plays_of(state)
+    state = position(EcologiesGame(deck, 2), hands={0: ["wildfire"]},
+                     ecologies=[(1, "cave", ["sulfur-oxidizing-bacteria"]), (1, "chaparral", ["chamise"])])
+    do(state, Play(num(state, "wildfire")))
+    assert {a.card for a in state.legal_actions()} == {num(state, "chamise")}
 
 
 def test_wildfire_destroys_an_opponents_producer_and_what_starves_is_discarded(deck):
@@ -277,9 +299,11 @@ def test_hydrothermal_vent_bonus_draws_an_extra_card_at_turn_start(expansion):
 def test_the_expansion_wildfire_spares_the_vent_by_the_biome_its_card_sits_in(expansion):
     vent = ["vent-symbiotic-bacteria", "giant-tube-worm"]
     state = position(EcologiesGame(expansion, 2), hands={0: ["wildfire"]},
-                     ecologies=[(1, "hydrothermal-vent", vent), (1, "cave", ["sulfur-oxidizing-bacteria"])])
+                     ecologies=[(1, "hydrothermal-vent", vent), (1, "cave", ["sulfur-oxidizing-bacteria"]),
+                                (1, "chaparral", ["chamise"])])
     do(state, Play(num(state, "wildfire")))
-    assert {a.card for a in state.legal_actions()} == {num(state, "sulfur-oxidizing-bacteria")}
+    # the Cave is spared as in the base game (0.4.0); the chaparral burns
+    assert {a.card for a in state.legal_actions()} == {num(state, "chamise")}
 
 
 def test_permafrost_thaw_takes_only_organisms_from_the_discard_pile(expansion):

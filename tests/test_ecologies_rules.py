@@ -399,7 +399,7 @@ def test_single_player_cannot_use_multiplayer_only_effects(deck):
 def test_simplified_game_counts_every_organism_as_one_vp(deck):
     state = position(EcologiesGame(deck, 2, "simplified"), ecologies=[healthy(0, "RIP")],
                      table_factors=[("keystone-species", 0)])
-    assert state.vp(0) == 5 + 2
+    assert state.vp(0) == 5 + 1  # five organisms at 1 VP each, Keystone Species +1
 
 
 def test_simplified_game_ends_when_the_deck_runs_out(deck):
