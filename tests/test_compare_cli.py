@@ -9,14 +9,18 @@ import shutil
 import pytest
 
 from cardtool.sim import outputs
-from tests.conftest import DECKS
+from tests.conftest import DATA, DECKS
 
 
 @pytest.fixture
 def stronger_deck(tmp_path):
     """The Symbiosis deck with one card (Old Carp, a fixed card worth 8 at most) worth 30 points."""
+    return _strong_carp(DECKS / "symbiosis", tmp_path)
+
+
+def _strong_carp(base, tmp_path):
     deck = tmp_path / "symbiosis-strong-carp"
-    shutil.copytree(DECKS / "symbiosis", deck)
+    shutil.copytree(base, deck)
     cards = deck / "cards.yaml"
     carp = r"(  - id: winter-fish-7\n    name: Old Carp\n    animal: fish\n    season: winter\n    scoring: \{rule: fixed, points: )\d+\}"
     text, found = re.subn(carp, r"\g<1>30}", cards.read_text())
@@ -63,14 +67,16 @@ def test_decks_of_different_games_cannot_be_compared(run_cli, tmp_path):
     assert code == 2 and "cannot compare" in err and "Traceback" not in err
 
 
-def test_compare_with_precision_stops_once_the_headline_difference_is_decided(run_cli, stronger_deck, tmp_path,
-                                                                              monkeypatch):
+def test_compare_with_precision_stops_once_the_headline_difference_is_decided(run_cli, tmp_path, monkeypatch):
     """The 30-point carp helps the first seat in Duel: the run stops on its own, long before --games, and
-    the headline row carries the confidence sequence it stopped on (recomputed here from the games)."""
+    the headline row carries the confidence sequence it stopped on (recomputed here from the games). On
+    the cards as shipped at 0.1.0 (tests/data/symbiosis/deck-0.1.0), whose carp effect these seeds
+    decide: balancing the shipped deck moves how much one card helps seat 1."""
     from cardtool.sim.stats import ConfidenceSequence
 
     monkeypatch.setattr(outputs, "render_pdf", lambda html: b"%PDF-stub")
-    code, out, err = run_cli("compare", DECKS / "symbiosis", stronger_deck, "--mode", "duel", "--precision", "5",
+    base = DATA / "symbiosis" / "deck-0.1.0"
+    code, out, err = run_cli("compare", base, _strong_carp(base, tmp_path), "--mode", "duel", "--precision", "5",
                              "--games", "4000", "--seed", "1", "--jobs", "1", "--out", tmp_path / "out")
     assert code == 0, err
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())

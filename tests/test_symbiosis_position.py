@@ -81,6 +81,21 @@ def test_bad_positions_give_located_errors_and_exit_1(run_cli, name, code, line)
     assert "Traceback" not in out + err
 
 
+def test_printed_values_name_known_cards_and_features_with_located_errors(run_cli, tmp_path):
+    text = (EXAMPLES / "worked-example.yaml").read_text(encoding="utf-8")
+    position = tmp_path / "printed.yaml"
+    position.write_text(text.replace("  spring-fish-5: {rule: fixed", "  spring-fsh-5: {rule: fixed")
+                        .replace("season: spring, points: 2}", "season: sprung, points: 2}"), encoding="utf-8")
+    lines = position.read_text(encoding="utf-8").splitlines()
+    card_line = next(i for i, line in enumerate(lines, 1) if line.startswith("  spring-fsh-5:"))
+    season_line = next(i for i, line in enumerate(lines, 1) if "sprung" in line)
+    code, _, err = run_cli("score", DECK, position)
+    assert code == 1 and "Traceback" not in err
+    assert f"printed.yaml:{card_line}:3: error[unknown-ref] printed: unknown card 'spring-fsh-5'" in err
+    assert "did you mean 'spring-fish-5'?" in err
+    assert f"printed.yaml:{season_line}:" in err and "counts an unknown season 'sprung'" in err
+
+
 def test_unknown_card_suggests_the_nearest_id(run_cli):
     _, _, err = run_cli("score", DECK, BAD / "unknown-card.yaml")
     assert "did you mean 'spring-frog-3'?" in err
@@ -121,6 +136,9 @@ positions = st.fixed_dictionaries({}, optional={
     "river": values,
     "neighbours": st.one_of(values, st.dictionaries(names, st.dictionaries(
         st.sampled_from(["left", "right", "up"]), st.one_of(names, scalars)), max_size=3)),
+    "printed": st.one_of(values, st.dictionaries(st.sampled_from(["spring-frog-3", "nope"]), st.fixed_dictionaries(
+        {"rule": st.sampled_from(["fixed", "per_animal", "per_season", "odd"]), "points": scalars},
+        optional={"animal": names, "season": st.sampled_from(["spring", "sprung"])}), max_size=2)),
     "extra": values,
 })
 

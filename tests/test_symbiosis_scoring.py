@@ -2,7 +2,8 @@
 
 The rules are tested on the cards as shipped at 0.1.0 (a copy in tests/data/symbiosis/deck-0.1.0): their
 sums name those points, which balancing the shipped deck may change. The worked example is tested on the
-shipped deck, whose example must stay true."""
+shipped deck: its position file carries the printed values of Emma's cards, so it stays true whatever
+points the deck's cards are tuned to (the example pins the scoring rules, not the deck's values)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from cardtool.games.symbiosis.layout import MODES, POND, RIVER
 from cardtool.games.symbiosis.position import load_position
 from cardtool.games.symbiosis.table import CardTable
 from cardtool.games.symbiosis.text import Names, result_lines
+from dataclasses import replace
+
 from tests.conftest import DATA, DECKS
 
 WORKED_EXAMPLE = DECKS / "symbiosis" / "examples" / "worked-example.yaml"
@@ -60,14 +63,45 @@ def test_worked_example_emma_scores_7_plus_17_plus_9_is_33(shipped):
     assert sorted(c.points for c in middle.cards if c.per is None) == [2, 4, 5]
 
 
-def test_worked_example_cards_are_in_the_deck(shipped):
+# The rulebook's words for Emma's six named cards: (rule, what it counts, points).
+RULEBOOK_CARDS = {"spring-frog-per-pink": ("per_season", "spring", 2), "summer-fish-per-fish": ("per_animal", "fish", 3),
+                  "autumn-snail-3": ("fixed", None, 3), "winter-dragonfly-4": ("fixed", None, 4),
+                  "spring-fish-5": ("fixed", None, 5), "summer-dragonfly-2": ("fixed", None, 2)}
+
+
+def test_worked_example_prints_the_rulebooks_values_and_its_cards_keep_their_rules_in_the_deck(shipped):
     table = shipped
-    for card_id, rule, points in [("spring-frog-per-pink", "per_season", 2), ("summer-fish-per-fish", "per_animal", 3),
-                                  ("autumn-snail-3", "fixed", 3), ("winter-dragonfly-4", "fixed", 4),
-                                  ("spring-fish-5", "fixed", 5), ("summer-dragonfly-2", "fixed", 2)]:
-        card = table.cards[table.number(card_id)]
-        assert (card.scoring.rule, card.scoring.points) == (rule, points)
+    position = load_position(WORKED_EXAMPLE, table)
+    printed = {table.cards[number].id: rule for number, rule in position.printed}
+    assert set(printed) == {table.cards[n].id for n in position.ponds[position.names.index("Emma")]}
+    for card_id, (rule, counts, points) in RULEBOOK_CARDS.items():
+        assert (printed[card_id].rule, printed[card_id].animal or printed[card_id].season,
+                printed[card_id].points) == (rule, counts, points)
+        deck_rule = table.cards[table.number(card_id)].scoring  # its points may be tuned, not what it counts
+        assert (deck_rule.rule, deck_rule.animal or deck_rule.season) == (rule, counts)
     assert table.deck.season("spring").colour_name == "pink"
+
+
+def test_worked_example_is_scored_with_its_printed_values_not_the_decks(shipped):
+    # A deck whose Emma cards are all worth a point more (variable ones a point less): the example,
+    # which carries its printed values, still scores 33; read from the deck, it would not.
+    deck = shipped.deck
+    emma = set(load_position(WORKED_EXAMPLE, shipped).ponds[0])
+    cards = tuple(replace(c, scoring=replace(c.scoring, points=c.scoring.points + (-1 if c.scoring.variable else 1)))
+                  if n in emma else c for n, c in enumerate(deck.cards))
+    tuned = CardTable.of(replace(deck, cards=cards))
+    position = load_position(WORKED_EXAMPLE, tuned)
+    assert position.breakdown(tuned)[0].total == 33
+    assert scoring.score_table(tuned, position.ponds, position.faces)[0].total != 33  # the deck's own values
+    assert position.scored_with(tuned).points[tuned.number("summer-fish-per-fish")] == 3
+
+
+def test_a_positions_printed_values_are_the_ones_scored(shipped, tmp_path):
+    text = WORKED_EXAMPLE.read_text(encoding="utf-8")
+    changed = tmp_path / "example.yaml"
+    changed.write_text(text.replace("animal: fish, points: 3}", "animal: fish, points: 1}"), encoding="utf-8")
+    emma = load_position(changed, shipped).breakdown(shipped)[0]
+    assert [c.total for c in emma.columns] == [7, 13, 9]  # the Shoal at 1 per fish: 2, not 6
 
 
 def test_deck_has_36_cards_four_animals_four_seasons(table):

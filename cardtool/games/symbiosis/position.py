@@ -3,6 +3,10 @@
 Like a deck, a position is gathered and validated first (YAML, then its JSON Schema, then card ids,
 copies, seats and neighbours), every problem reported with its line and a "did you mean"; only a clean
 position is scored. The format is described in docs/rules/symbiosis.md.
+
+A position may carry the scoring of some cards itself (`printed:`): a printed example keeps the values it
+was printed with while the deck's own values are tuned (the rulebook's worked example pins the scoring
+rules, not the shipped deck's numbers).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from cardtool.deck.yamlsource import SourceDoc, load_yaml
 from cardtool.errors import DeckError
 from cardtool.games.symbiosis import scoring
 from cardtool.games.symbiosis.layout import MODES, POND, RIVER
+from cardtool.games.symbiosis.model import Scoring
 from cardtool.games.symbiosis.table import CardTable
 from cardtool.issues import Issue, Report
 from cardtool.suggest import did_you_mean
@@ -39,9 +44,19 @@ class Position:
     faces: tuple[tuple[int, int], ...]
     teams: tuple[tuple[int, ...], ...]
     description: str = ""
+    printed: tuple[tuple[int, Scoring], ...] = ()  # (card number, its scoring as the position prints it)
+
+    def scored_with(self, table: CardTable) -> CardTable:
+        """The table this position is scored with: the deck's cards, those it prints with their printed scoring."""
+        if not self.printed:
+            return table
+        cards = list(table.cards)
+        for number, rule in self.printed:
+            cards[number] = replace(cards[number], scoring=rule)
+        return CardTable.of(replace(table.deck, cards=tuple(cards)))
 
     def breakdown(self, table: CardTable) -> tuple[scoring.PondScore, ...]:
-        return scoring.score_table(table, self.ponds, self.faces, self.river)
+        return scoring.score_table(self.scored_with(table), self.ponds, self.faces, self.river)
 
 
 def load_position(file: Path, table: CardTable) -> Position:
@@ -150,10 +165,33 @@ def _check(doc: SourceDoc, table: CardTable, report: Report) -> Position | None:
             if resolved is not None:
                 left, right = (resolved, right) if side == "left" else (left, resolved)
         faces[seat] = (left, right)
+    printed = _printed(doc, data.get("printed", {}), table, report)
     if not report.ok:
         return None
     return Position(mode=mode, names=names, ponds=ponds, river=river, faces=tuple(faces),
-                    teams=rules.teams(len(names)), description=data.get("description", ""))
+                    teams=rules.teams(len(names)), description=data.get("description", ""), printed=printed)
+
+
+def _printed(doc: SourceDoc, printed: dict, table: CardTable, report: Report) -> tuple[tuple[int, Scoring], ...]:
+    """The cards the position scores as printed: known card ids, counting Animals and Seasons the deck has."""
+    found = []
+    known = {"animal": [a.id for a in table.deck.animals], "season": [s.id for s in table.deck.seasons]}
+    for card_id, rule in printed.items():
+        path = ("printed", card_id)
+        if card_id not in table.index:
+            report.error("unknown-ref", f"printed: unknown card '{card_id}'", location=doc.locate(path, key=True),
+                         path=path, hint=did_you_mean(card_id, table.index) or "card ids are listed by `cardtool info`")
+            continue
+        kind = {"per_animal": "animal", "per_season": "season"}.get(rule["rule"])
+        if kind is not None and rule[kind] not in known[kind]:
+            report.error("unknown-ref", f"printed: {card_id} counts an unknown {kind} '{rule[kind]}'",
+                         location=doc.locate(path + (kind,)), card=card_id, path=path + (kind,),
+                         hint=did_you_mean(rule[kind], known[kind]) or f"{kind}s: {', '.join(known[kind])}")
+            continue
+        found.append((table.index[card_id], Scoring(rule=rule["rule"], points=rule["points"],
+                                                    animal=rule.get("animal") if kind == "animal" else None,
+                                                    season=rule.get("season") if kind == "season" else None)))
+    return tuple(found)
 
 
 def _target(doc, data, name, side, target, names, report) -> int | None:

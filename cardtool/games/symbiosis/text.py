@@ -240,7 +240,7 @@ class PositionReport:
     """A scored table position (`cardtool score`), as text or JSON."""
 
     def __init__(self, table: CardTable, position: Position, file: str = ""):
-        self.table, self.position, self.file = table, position, file
+        self.table, self.position, self.file = position.scored_with(table), position, file  # printed values
         self.breakdown = position.breakdown(table)
         self.names = Names(position.names, len(position.river))
 

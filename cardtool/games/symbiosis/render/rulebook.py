@@ -228,9 +228,10 @@ class SymbiosisRulebook:
         if unknown:
             raise RenderError(f"{where}: no player {', '.join(unknown)} in {args[0]} (players: {', '.join(names)})")
         shown = [names.index(name) for name in args[1:]] or list(range(len(names)))
+        table = position.scored_with(self.table)  # a printed example keeps its printed values
         breakdown = position.breakdown(self.table)
-        example = Example(position.mode, tuple(self._pond(position, seat) for seat in range(len(names))),
-                          tuple(self._breakdown(position, breakdown[seat]) for seat in shown),
+        example = Example(position.mode, tuple(self._pond(table, position, seat) for seat in range(len(names))),
+                          tuple(self._breakdown(table, position, breakdown[seat]) for seat in shown),
                           self._result(position, breakdown))
         return Markup(render("rulebook/symbiosis.html.j2", part="example", example=example))
 
@@ -239,8 +240,8 @@ class SymbiosisRulebook:
             return "the River"
         return "own pond" if target == seat else f"{position.names[target]}'s pond"
 
-    def _pond(self, position, seat: int) -> PondView:
-        table, deck = self.table, self.deck
+    def _pond(self, table: CardTable, position, seat: int) -> PondView:
+        deck = self.deck
         cards = []
         for number in position.ponds[seat]:
             card = table.cards[number]
@@ -250,8 +251,7 @@ class SymbiosisRulebook:
         return PondView(position.names[seat], (tuple(cards[:ROW]), tuple(cards[ROW:POND])),
                         self._who(position, seat, left), self._who(position, seat, right))
 
-    def _breakdown(self, position, pond) -> Breakdown:
-        table = self.table
+    def _breakdown(self, table: CardTable, position, pond) -> Breakdown:
         columns = []
         for column in pond.columns:
             lines = tuple(ScoreLine(table.cards[c.card].name, table.rule_text(c.card), c.matches, c.points)
