@@ -71,8 +71,10 @@ def preload_report(template: str = "sim/report.html.j2") -> None:
 def _ctrl_c_after() -> Iterator[None]:
     """Hold a Ctrl-C that comes within the block and deliver it when the block ends. Blocking SIGINT in
     this thread's signal mask is not enough: the kernel hands a signal sent to the process to any thread
-    that does not block it (a pool's own threads), and Python then raises it in the main thread all the
-    same. So the main thread's handler only notes it meanwhile."""
+    that does not block it, and Python then raises it in the main thread all the same. So the main
+    thread's handler only notes it meanwhile. The mask is blocked too, so that threads started within
+    the block (numpy's BLAS threads) block it for good: Python 3.11 handles a signal another thread
+    received only when the main thread next looks, which can be many seconds later."""
     import signal
     import threading
 
@@ -81,10 +83,12 @@ def _ctrl_c_after() -> Iterator[None]:
         return
     caught: list[int] = []
     previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # one held by the mask is delivered (and raised) here
         if caught:
             signal.raise_signal(signal.SIGINT)  # to the handler that was there before, as if it came now
 

@@ -179,7 +179,15 @@ def _run_pool(setups, jobs: int, tasks, collector: Collector, tick: Progress) ->
     # fork starts workers in milliseconds and hands them the deck without pickling it
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     wants = (collector.wants_records, collector.wants_lines)
-    pool = multiprocessing.get_context(method).Pool(jobs, initializer=_start_worker, initargs=(tuple(setups), wants))
+    # The pool's three threads start with Ctrl-C blocked, so the kernel gives it to this (the main) thread.
+    # Python 3.11 handles a signal that another thread received only when the main thread next looks
+    # (which, while it waits on the pool's results, can be many seconds later: the games played on).
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pool = multiprocessing.get_context(method).Pool(jobs, initializer=_start_worker,
+                                                        initargs=(tuple(setups), wants))
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
     _widen_results_pipe(pool)
     try:
         for batch in pool.imap_unordered(_worker_batch, tasks):
