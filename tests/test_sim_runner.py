@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import signal
+from pathlib import Path
 
 import pytest
 
@@ -220,3 +222,47 @@ def test_the_pools_results_pipe_holds_a_whole_batch():
     finally:
         pool.terminate()
         pool.join()
+
+
+def _threads_not_blocking_ctrl_c() -> list[str]:
+    """The names of this process's threads, the main thread aside, whose signal mask lets SIGINT in
+    (from /proc: SigBlk is a hexadecimal mask, bit signum - 1)."""
+    import os
+    import signal
+    from pathlib import Path
+
+    open_to = []
+    for task in Path("/proc/self/task").iterdir():
+        if int(task.name) == os.getpid():
+            continue
+        fields = dict(line.split(":\t", 1) for line in (task / "status").read_text().splitlines() if ":\t" in line)
+        if not int(fields["SigBlk"], 16) & (1 << (signal.SIGINT - 1)):
+            open_to.append(fields["Name"].strip())
+    return open_to
+
+
+def test_ctrl_c_reaches_the_main_thread_while_a_pool_plays(deck):
+    """The pool's threads block SIGINT, so the kernel gives a Ctrl-C to the main thread: Python 3.11
+    handles a signal another thread received only when the main thread next looks, and a run waiting
+    on the pool's results then played on for seconds (sometimes to the end) after Ctrl-C."""
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("thread signal masks are read from Linux's /proc")
+    before = set(_threads_not_blocking_ctrl_c())
+    during = []
+    runner.run(prepare(deck, games=40, players=4, seed=3), jobs=2, progress=lambda n: during.append(
+        [name for name in _threads_not_blocking_ctrl_c() if name not in before]))
+    assert during and all(not names for names in during), during
+
+
+def test_threads_started_while_the_report_preloads_block_ctrl_c():
+    import threading
+
+    from cardtool.sim.outputs import _ctrl_c_after
+
+    masks = []
+    with _ctrl_c_after():  # as numpy's import starts its BLAS threads within the preload
+        thread = threading.Thread(target=lambda: masks.append(signal.pthread_sigmask(signal.SIG_BLOCK, ())))
+        thread.start()
+        thread.join()
+    assert signal.SIGINT in masks[0]
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, ())  # the main thread's is as before
