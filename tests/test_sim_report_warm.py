@@ -138,7 +138,24 @@ def test_ctrl_c_during_the_games_writes_the_report_and_leaves_no_process(tmp_pat
     command = [sys.executable, "-m", "cardtool", "simulate", str(DECKS / "symbiosis"), "--games", GAMES_TO_INTERRUPT,
                "--seed", "3", "--jobs", "2", "--out", str(out)]
     run = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           start_new_session=True, env={**os.environ, "CARDTOOL_WORKERS": "2"})
+                           start_new_session=True, env={**os.environ, "CARDTOOL_WORKERS": "2"},
+                           preexec_fn=_as_a_terminal_starts_it)
+    try:
+        _interrupt_after_the_first_batch(run, out)
+    finally:
+        if run.poll() is None:  # a run that did not stop must not play on through the rest of the suite
+            os.killpg(run.pid, signal.SIGKILL)
+            run.communicate()
+
+
+def _as_a_terminal_starts_it() -> None:
+    """A shell's foreground job starts with Ctrl-C at its default; a suite started in the background (`&`)
+    would pass on SIGINT ignored, and Python keeps a signal ignored that it was started with."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _interrupt_after_the_first_batch(run: subprocess.Popen, out: Path) -> None:
     deadline = time.monotonic() + 60
     while len(_children(run.pid)) < 4 and time.monotonic() < deadline:  # two layout processes, two game workers
         time.sleep(0.1)
