@@ -188,9 +188,7 @@ def _printed(doc: SourceDoc, printed: dict, table: CardTable, report: Report) ->
                          location=doc.locate(path + (kind,)), card=card_id, path=path + (kind,),
                          hint=did_you_mean(rule[kind], known[kind]) or f"{kind}s: {', '.join(known[kind])}")
             continue
-        found.append((table.index[card_id], Scoring(rule=rule["rule"], points=rule["points"],
-                                                    animal=rule.get("animal") if kind == "animal" else None,
-                                                    season=rule.get("season") if kind == "season" else None)))
+        found.append((table.index[card_id], Scoring(**rule)))  # as the deck's loader reads a card's scoring
     return tuple(found)
 
 
