@@ -183,6 +183,32 @@ def test_a_stop_rule_ends_the_run_at_the_same_game_on_any_number_of_jobs(deck):
     assert sum(r.won(0) for r in one.records) >= 25 > sum(r.won(0) for r in one.records[:-10])
 
 
+@pytest.mark.parametrize("how", ["stop rule", "ctrl-c"])
+def test_a_run_that_ends_early_lets_its_workers_stop_and_never_kills_one(deck, monkeypatch, how):
+    """A worker killed while it sends a batch leaves the results queue's lock taken, and the pool's
+    threads then wait on it for ever (seen once in the suite): ending early asks the workers to stop
+    at their next game instead, so a batch in flight comes back short, not after all its games."""
+    import multiprocessing.pool
+
+    def no_kill(pool):
+        raise AssertionError("Pool.terminate called")
+
+    monkeypatch.setattr(multiprocessing.pool.Pool, "terminate", no_kill)
+    setup = prepare(deck, games=3000, players=4, seed=3)  # three batches: the third starts as one ends
+    arrived = []
+
+    def progress(n):
+        arrived.append(n)
+        if how == "ctrl-c":
+            raise KeyboardInterrupt
+
+    stop = None if how == "ctrl-c" else (lambda games: True)
+    result = runner.run(setup, jobs=2, progress=progress, stop=stop, batch=1000)
+    assert result.interrupted == (how == "ctrl-c") and result.stopped == (how == "stop rule")
+    if how == "ctrl-c":  # the games that finished meanwhile are kept: the third batch's came back short
+        assert arrived == [1000] and 1000 <= result.games < 3000
+
+
 def test_a_stop_rule_that_never_answers_sees_every_game_and_the_run_keeps_whole_blocks(deck):
     """At the end of a run the rule did not stop, it is shown the games after its last look; a rule of
     blocks of 3 games keeps only whole blocks (21 of 22), streamed or not."""

@@ -6,11 +6,11 @@ Dask cluster give the same records, which are put back in game order (cardtool.s
 With a sink (a stream.GamesFile) the records go to games.jsonl as games finish and are not kept, so a
 run's memory does not grow with its length; without one they come back in RunResult.records.
 
-Ctrl-C stops the run cleanly: the workers ignore it, the parent stops them and keeps every game that
-finished. A stop rule (simulate --precision, see cardtool.sim.sequential) stops it the same way once
-the games finished so far answer the question; it sees and keeps only games 0..n-1 without a gap, so
-which games are kept does not depend on which worker was quicker. A game that a cap stops (--max-turns,
-or the game's own) is recorded as capped, never dropped.
+Ctrl-C stops the run cleanly: the workers ignore it, the parent tells them to stop at their next game
+and keeps every game that finished. A stop rule (simulate --precision, see cardtool.sim.sequential)
+stops it the same way once the games finished so far answer the question; it sees and keeps only games
+0..n-1 without a gap, so which games are kept does not depend on which worker was quicker. A game
+that a cap stops (--max-turns, or the game's own) is recorded as capped, never dropped.
 """
 
 from __future__ import annotations
@@ -139,18 +139,25 @@ def _run_here(setups, tasks, collector: Collector, tick: Progress) -> bool:
 # What a pool worker plays and sends back, set once when the worker starts (forked: not pickled per task).
 _SETUPS: tuple[Setup, ...] = ()
 _WANTS = (True, False)
+_HALT = None  # a shared byte the parent sets to 1 when the games still to play are not wanted
 
 
-def _start_worker(setups: tuple[Setup, ...], wants: tuple[bool, bool]) -> None:
-    global _SETUPS, _WANTS
-    _SETUPS, _WANTS = setups, wants
+def _start_worker(setups: tuple[Setup, ...], wants: tuple[bool, bool], halt) -> None:
+    global _SETUPS, _WANTS, _HALT
+    _SETUPS, _WANTS, _HALT = setups, wants, halt
     gc.freeze()  # what the fork inherited is never garbage: the collector need not walk (and copy) it
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
 
 
 def _worker_batch(task: tuple[int, int, int]) -> Batch:
+    """Games start..stop-1, or those played before the parent said halt (then the batch is short)."""
     which, start, stop = task
-    return play_batch(_SETUPS[which], which, start, stop, *_WANTS)
+    setup, played = _SETUPS[which], []
+    for index in range(start, stop):
+        if _HALT is not None and _HALT.value:
+            break
+        played.append(play_game(setup, index))
+    return make_batch(which, start, played, *_WANTS)
 
 
 #: Bytes the pool's results pipe holds: a batch of games.jsonl lines (about 0.8 MB for 250 Symbiosis games)
@@ -177,36 +184,57 @@ def _widen_results_pipe(pool) -> None:
 
 def _run_pool(setups, jobs: int, tasks, collector: Collector, tick: Progress) -> bool:
     # fork starts workers in milliseconds and hands them the deck without pickling it
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     wants = (collector.wants_records, collector.wants_lines)
+    halt = context.RawValue("b", 0)
     # The pool's three threads start with Ctrl-C blocked, so the kernel gives it to this (the main) thread.
     # Python 3.11 handles a signal that another thread received only when the main thread next looks
     # (which, while it waits on the pool's results, can be many seconds later: the games played on).
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        pool = multiprocessing.get_context(method).Pool(jobs, initializer=_start_worker,
-                                                        initargs=(tuple(setups), wants))
+        pool = context.Pool(jobs, initializer=_start_worker, initargs=(tuple(setups), wants, halt))
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
     _widen_results_pipe(pool)
+    results = pool.imap_unordered(_worker_batch, tasks)
     try:
-        for batch in pool.imap_unordered(_worker_batch, tasks):
+        for batch in results:
             stopped = collector.add(batch)
             tick(batch.games)
             if stopped:  # the answer is known: the games still running are not needed
-                pool.terminate()
-                pool.join()
+                _wind_down(pool, results, halt, keep=None)
                 return False
     except KeyboardInterrupt:
-        pool.terminate()
-        pool.join()
+        _wind_down(pool, results, halt, keep=collector.add)  # keep the games that finish meanwhile
         return True
     except BaseException:
-        pool.terminate()
+        _wind_down(pool, results, halt, keep=None)
         raise
     pool.close()
     pool.join()
     return False
+
+
+def _wind_down(pool, results, halt, keep) -> None:
+    """Stop a pool early without killing a worker: each stops at its next game and sends what it
+    played; a worker killed while sending (Pool.terminate) can leave the results queue's lock taken,
+    and the pool's threads then wait on it for ever. A second Ctrl-C meanwhile stops the pool at once."""
+    halt.value = 1
+    pool.close()
+    try:
+        while True:
+            try:
+                batch = next(results)
+            except StopIteration:
+                break
+            except Exception:  # another game's error: the run is ending anyway
+                continue
+            if keep is not None:
+                keep(batch)
+        pool.join()
+    except KeyboardInterrupt:
+        pool.terminate()
+        pool.join()
 
 
 @contextmanager
