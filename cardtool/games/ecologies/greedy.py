@@ -12,27 +12,35 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from cardtool.engine.bots import one_of
 from cardtool.engine.protocol import Seat
 from cardtool.games.ecologies import greedy_kernel
 from cardtool.games.ecologies.actions import EndPhase, Offer
 from cardtool.games.ecologies.observation import Observation, world_game
 from cardtool.games.ecologies.valuer import DEAD, HEALTHY, ROLE_FILLED, SECOND_PRODUCER, Valuer
+from cardtool.games.ecologies.weights import DEFAULT_WEIGHTS, POLICIES, Weights, policy_weights
 
-__all__ = ["DEAD", "HEALTHY", "ROLE_FILLED", "SECOND_PRODUCER", "THRESHOLD", "GreedyBot", "Valuer"]
+__all__ = ["DEAD", "HEALTHY", "ROLE_FILLED", "SECOND_PRODUCER", "THRESHOLD", "GreedyBot", "Valuer", "Weights"]
 
 THRESHOLD = 0.05  # an action must gain more than this to beat ending the phase
 
 
 class GreedyBot:
-    """Takes the action with the best one-ply value (ties drawn at random); ends a phase otherwise."""
+    """Takes the action with the best one-ply value (ties drawn at random); ends a phase otherwise.
+    `policy` names the weights it values by (valuer.POLICIES: `default`, the hand-set ones, which the
+    compiled kernel also holds, or `tuned`); `weights` gives them outright (the tuning script's way)."""
 
     name = "greedy"
+    OPTIONS = {"policy": one_of(*POLICIES)}
     #: With one legal action, choose returns it without looking or drawing: the playout may skip asking.
     takes_forced_moves = True
 
-    def __init__(self, public: Seat):
+    def __init__(self, public: Seat, policy: str = "default", weights: Weights | None = None):
         self.public = public
         self.game = world_game(public)
+        self.weights = policy_weights(policy) if weights is None else weights
+        self.dead, self.threshold = self.weights.dead, self.weights.threshold
+        self._kernel = self.weights == DEFAULT_WEIGHTS  # the kernel knows the hand-set weights only
         self._held_for: tuple | None = None
         self._held_values: dict[int, float] = {}
         self._organisms_for: tuple | None = None
@@ -68,7 +76,7 @@ class GreedyBot:
             if organisms_for != self._organisms_for:
                 self._organisms_for, self._organism_values = organisms_for, {}
         valuer = Valuer(self.game, observation, self._held_values, self._organism_values, self._steady_values,
-                        mine=self._mine, my_codes=self._my_codes)
+                        mine=self._mine, my_codes=self._my_codes, weights=self.weights)
         valuer._hand_biomes = self._hand_biomes  # the same hand: the same biome cards in it
         valuer._hand_living = self._hand_living  # and the same organisms
         table = (observation.ecologies, observation.table_factors)  # all vp_estimates reads
@@ -97,8 +105,12 @@ class GreedyBot:
         return value
 
     def ranked(self, observation: Observation, legal: Sequence, rng: random.Random) -> list[tuple[float, object]]:
+        """The legal actions as (value, action), best first (ties in a random order). Ending the phase is
+        valued at `threshold`, as choose values it, for tuned weights; at 0 for the hand-set ones, whose
+        search was measured so (docs/simulation.md)."""
         valuer = self.valuer(observation)
-        scored = [(round(valuer.value(a), 9), rng.random(), a) for a in legal]
+        threshold = 0.0 if self._kernel else self.threshold
+        scored = [(round(threshold if type(a) is EndPhase else valuer.value(a), 9), rng.random(), a) for a in legal]
         self._keep_scores(valuer)
         scored.sort(key=lambda item: (-item[0], item[1]))
         return [(value, action) for value, _, action in scored]
@@ -106,7 +118,7 @@ class GreedyBot:
     def choose(self, observation: Observation, legal: Sequence, rng: random.Random):
         if len(legal) == 1:
             return legal[0]
-        if greedy_kernel.serving() and isinstance(rng, random.Random):  # the same choice in C (greedy_kernel.py)
+        if self._kernel and greedy_kernel.serving() and isinstance(rng, random.Random):  # the same choice in C (greedy_kernel.py)
             decider = self._decider
             if decider is None:
                 decider = self._decider = greedy_kernel.Decider(self.game, self._value)
@@ -124,7 +136,7 @@ class GreedyBot:
         if Offer in map(type, legal):
             wanted = frozenset(valuer.my_codes | valuer.hand_biomes) - {""}
             if wanted:
-                cheap = frozenset([c for c in observation.hand if valuer.card_value(c) < DEAD])
+                cheap = frozenset([c for c in observation.hand if valuer.card_value(c) < self.dead])
         for action in legal:
             kind = type(action)
             if kind is Offer:
@@ -135,7 +147,7 @@ class GreedyBot:
                 if value is None:
                     value = offer_values[card] = valuer.offer_value(action)
             elif kind is EndPhase:
-                value = THRESHOLD
+                value = self.threshold
             else:
                 value = valuer.value(action)
             if best is None or value > best + 1e-9:

@@ -45,7 +45,8 @@ from cardtool.engine.protocol import Seat
 from cardtool.errors import UsageError
 from cardtool.games.ecologies.actions import Arrange, EndPhase, Offer
 from cardtool.games.ecologies.evaluation import MODEL_FILE, MODEL_FILES, valued, win_chance
-from cardtool.games.ecologies.greedy import DEAD, THRESHOLD, GreedyBot
+from cardtool.games.ecologies.greedy import GreedyBot
+from cardtool.games.ecologies.weights import POLICIES
 from cardtool.games.ecologies.observation import Observation, sample_state, world_game
 
 #: How a rollout's end position is weighed (`standing`), besides VP: webs, lasting cards, the hand's best six.
@@ -80,13 +81,16 @@ class SearchBot:
                "eval": one_of(*EVALUATIONS), "prior": positive_float, "end": one_of(*ENDINGS),
                "bias": positive_float, "offers": one_of(*OFFERINGS), "plan": positive_int, "buy": one_of(*BUYINGS),
                "playdepth": positive_int, "aprior": positive_float, "aiters": positive_int,
-               "playeval": one_of(*MODEL_FILES)}
+               "playeval": one_of(*MODEL_FILES), "policy": one_of(*POLICIES)}
     ITERS = 14  # the default budget, in rollouts a decision (2 worlds each for up to 7 candidates)
     MIN_WORLDS = 2
     EVAL = "fitted"
     END = "greedy"
     OFFERS = "greedy"
     BUY = "search"
+    #: The GreedyBot weights (weights.POLICIES) it ranks candidates and plays rollouts by: `default`, GreedyBot's
+    #: hand-set ones; `tuned` (opt-in until its tests and ladder are redone), from greedy_tuned.json.
+    POLICY = "default"
     #: Per evaluation, the head start GreedyBot's own first choice is given in every world (VP-equivalents
     #: of `outcome`; win chance of the fitted model): only a clearer gain in the rollouts overrides it.
     PRIOR = {"standing": 0.25, "fitted": 0.02, "played": 0.02}
@@ -99,7 +103,8 @@ class SearchBot:
                  depth: int = 1, eval: str | None = None, prior: float | None = None, end: str | None = None,
                  bias: float | None = None, offers: str | None = None,
                  plan: int = 1, buy: str | None = None, playdepth: int | None = None,
-                 aprior: float | None = None, aiters: int | None = None, playeval: str | None = None):
+                 aprior: float | None = None, aiters: int | None = None, playeval: str | None = None,
+                 policy: str | None = None):
         if iters is not None and ms is not None:
             raise UsageError("bot 'search' takes a budget in iters or in ms, not both")
         self.public, self.width, self.depth = public, width, depth
@@ -123,7 +128,7 @@ class SearchBot:
         self.plan = plan
         self.buy = buy or self.BUY
         self.game = world_game(public)
-        self.greedy = GreedyBot(public)
+        self.greedy = GreedyBot(public, policy=policy or self.POLICY)  # ranks the candidates and plays the rollouts
 
     def choose(self, observation: Observation, legal: Sequence, rng: random.Random):
         if len(legal) == 1:
@@ -138,7 +143,7 @@ class SearchBot:
         ranked = self.greedy.ranked(observation, legal, rng)
         shortlist = [action for _, action in ranked[: self.width]]
         end = next((a for a in legal if type(a) is EndPhase), None)
-        if self.end == "follow" and end is not None and (type(ranked[0][1]) is EndPhase or ranked[0][0] <= THRESHOLD):
+        if self.end == "follow" and end is not None and (type(ranked[0][1]) is EndPhase or ranked[0][0] <= self.greedy.threshold):
             return end  # GreedyBot would end the phase (its best action gains no more than THRESHOLD)
         if self.end != "weighed":
             if type(shortlist[0]) is not EndPhase:  # act, as GreedyBot would: the search only picks how
@@ -154,18 +159,19 @@ class SearchBot:
         first = self.greedy.choose(observation, legal, rng)
         valuer = self.greedy.valuer(observation)
         wanted = frozenset(valuer.my_codes | valuer.hand_biomes) - {""}
-        cheap = frozenset(c for c in observation.hand if valuer.card_value(c) < DEAD) if wanted else ()
+        cheap = frozenset(c for c in observation.hand if valuer.card_value(c) < self.greedy.dead) if wanted else ()
         scored, asked = [], {}
         for action in legal:  # per card, its wants in order: a card's first want before any card's second
             if type(action) is Offer and action is not first and action.card in cheap and action.want in wanted:
                 asked[action.card] = nth = asked.get(action.card, -1) + 1
                 scored.append((nth, -valuer.offer_value(action), len(scored), action))
         scored.sort(key=lambda item: item[:3])
-        ranked = [(valuer.value(first) if type(first) is not EndPhase else THRESHOLD, first)]
+        threshold = self.greedy.threshold
+        ranked = [(valuer.value(first) if type(first) is not EndPhase else threshold, first)]
         ranked += [(-value, action) for _, value, _, action in scored]
         if type(first) is not EndPhase:
             end = next(a for a in legal if type(a) is EndPhase)
-            ranked.insert(min(len(ranked), self.width - 1), (THRESHOLD, end))
+            ranked.insert(min(len(ranked), self.width - 1), (threshold, end))
         return ranked
 
     def _weigh(self, observation: Observation, shortlist: list, ranked: list, rng: random.Random):

@@ -15,11 +15,10 @@ from cardtool.games.ecologies.exposure import Exposure
 from cardtool.games.ecologies.model import Effect
 from cardtool.games.ecologies.view import Observation
 from cardtool.games.ecologies.table import matches
+from cardtool.games.ecologies.weights import DEAD, DEFAULT_WEIGHTS, HEALTHY, ROLE_FILLED, SECOND_PRODUCER, Weights
 
-HEALTHY = 3.0  # a healthy ecology, besides its bonus
-ROLE_FILLED = 0.35  # each healthy role (P, C1, C2, C3, SD) an ecology fills
-SECOND_PRODUCER = 0.4
-DEAD = 0.3  # a card in hand worth less than this is traded away or spent buying
+__all__ = ["DEAD", "HEALTHY", "ROLE_FILLED", "SECOND_PRODUCER", "OBSERVING_WORDS", "Valuer", "steady", "web_shape"]
+
 
 
 #: Effect words whose worth (Valuer.effect_value) reads the observation: the hand, the discard pile, the webs.
@@ -51,12 +50,13 @@ class Valuer(Exposure):
 
     def __init__(self, game, observation: Observation, held_values: dict[int, float] | None = None,
                  organism_values: dict[int, float] | None = None, steady_values: dict | None = None, *,
-                 mine: tuple | None = None, my_codes: set[str] | None = None):
+                 mine: tuple | None = None, my_codes: set[str] | None = None, weights: Weights = DEFAULT_WEIGHTS):
         """Values known already, filled in as computed: `held_values` of organism and biome cards for this
         hand and these webs; `organism_values` (if given) of organisms for these webs and the biome cards
         in hand; `steady_values` of factor cards and bonuses reading nothing seen (no OBSERVING_WORDS).
-        `mine` and `my_codes`, if given, are the seat's ecologies in this observation and their codes."""
-        self.game, self.obs, self.table = game, observation, game.table
+        `mine` and `my_codes`, if given, are the seat's ecologies in this observation and their codes;
+        `weights` what it weighs by (Weights)."""
+        self.game, self.obs, self.table, self.w = game, observation, game.table, weights
         self.seat = observation.seat
         if mine is None:
             mine = [eco for eco in observation.ecologies if eco.owner == self.seat]
@@ -119,11 +119,12 @@ class Valuer(Exposure):
     def eco_value(self, code: str, biome: int, cards: tuple[int, ...]) -> float:
         """Health and food security of an ecology holding these cards (VP counted apart)."""
         filled, healthy, producers = web_shape(self.table, code, cards)
-        value = ROLE_FILLED * filled
+        w = self.w
+        value = w.role_filled * filled
         if healthy:
-            value += HEALTHY + self.bonus_value(biome)
+            value += w.healthy + self.bonus_value(biome)
         if producers:
-            value += SECOND_PRODUCER
+            value += w.second_producer
         return value
 
     def bonus_value(self, biome: int) -> float:
@@ -157,25 +158,25 @@ class Valuer(Exposure):
         return value
 
     def _card_value(self, card: int) -> float:
-        table = self.table
+        table, w = self.table, self.w
         kind = table.kind[card]
         if kind == "organism":
             vp = self.organism_vp(card)
             living = table.biomes[card]
             for eco in self.mine:
                 if eco.code in living and fits_with(table, eco.code, eco.cards, eco.roles, card):
-                    return 0.3 + 0.9 * vp
+                    return w.fits_base + w.fits_vp * vp
             if living & self.my_codes:
-                return 0.15 + 0.5 * vp
+                return w.web_biome_base + w.web_biome_vp * vp
             if living & self.hand_biomes:
-                return 0.1 + 0.4 * vp
-            return 0.1 * vp
+                return w.held_biome_base + w.held_biome_vp * vp
+            return w.elsewhere_vp * vp
         if kind == "biome":
             if table.code[card] in self.my_codes:
-                return 0.1
+                return w.built_biome
             living = self.hand_living[table.code[card]]
-            return 0.4 + 0.3 * min(living, 4)
-        return 0.25 + 0.6 * max(0.0, sum(self.effect_value(e, ongoing=e.trigger != "play")
+            return w.biome_base + w.biome_per_organism * min(living, 4)
+        return w.factor_base + w.factor_share * max(0.0, sum(self.effect_value(e, ongoing=e.trigger != "play")
                                          for e in table.effects[card]))
 
     def effect_value(self, effect: Effect, *, ongoing: bool) -> float:
@@ -186,7 +187,7 @@ class Valuer(Exposure):
         repeats = 2.0 / effect.every if effect.trigger in ("activated", "turn_start") else 1.0
         hurts_others = effect.target in ("opponent", "random_opponent", "each_opponent")
         if action == "draw":
-            value = 0.5 * amount * (1.5 if effect.trigger == "web_gains_card" else 1.0)
+            value = self.w.draw * amount * (1.5 if effect.trigger == "web_gains_card" else 1.0)
             value = -0.3 * value if hurts_others else value
         elif action in ("discard_random", "force_trade"):
             value = 0.4 * amount if hurts_others else -0.4 * amount
@@ -196,13 +197,13 @@ class Valuer(Exposure):
             others = 0.15 * sum(n for s, n in enumerate(self.obs.hand_sizes) if s != self.seat)
             value = (others if effect.target != "you" else 0.0) - mine
         elif action == "destroy":
-            value = 1.5
+            value = self.w.destroy
         elif action == "gain_vp":
             value = float(amount)
         elif action == "vp_per":
             value = amount * (1.0 + 0.5 * self._matching_now(effect))
         elif action == "extra_play":
-            value = 1.5 * amount
+            value = self.w.extra_play * amount
         elif action == "free_play":
             value = 0.8
         elif action == "draw_from_discard":
@@ -211,7 +212,7 @@ class Valuer(Exposure):
             value = amount * max([self.card_value(c) if self.table.kind[c] != "factor" else 0.8
                                   for c in self.obs.discard[-8:]] or [0.0])
         elif action == "protect":
-            value = 0.6
+            value = self.w.protect
         else:
             value = 0.0
         return value * repeats if ongoing else value
@@ -250,7 +251,7 @@ class Valuer(Exposure):
             return self.accept_value(action)
         if kind is Draw:
             top = self.obs.discard[-1] if self.obs.discard else None
-            return (self.card_value(top) - 0.6) if action.from_discard and top is not None else 0.0
+            return (self.card_value(top) - self.w.take_discard) if action.from_discard and top is not None else 0.0
         if kind is ChoosePlayer:
             return self.leader_weight(action.seat) + 0.05 * self.obs.hand_sizes[action.seat]
         if kind is ChooseCard:
@@ -277,21 +278,23 @@ class Valuer(Exposure):
             if frame is not None and frame[0] == "rescue" and frame[2] == eco.biome:
                 fed = arrange(table, eco.code, eco.cards + (card,) + frame[3]).kept
                 saved = sum(self.organism_vp(c) for c in frame[3] if c in fed)
-            return self.organism_vp(card) + saved + after - before + 0.2
+            return self.organism_vp(card) + saved + after - before + self.w.play_organism
+        w = self.w
         if kind == "biome":
             code = table.code[card]
             living = self.hand_living[code]
             if code in self.my_codes:
-                return 0.1 * living - 0.3
+                return 0.1 * living - w.play_built_biome
+            first = w.first_web if not self.mine else 0.0
             if not living:
-                return 0.1 + (1.0 if not self.mine else 0.0)
-            return 0.3 + 0.35 * min(living, 5) + (1.0 if not self.mine else 0.0)
+                return w.play_empty_biome + first
+            return w.play_biome_base + w.play_biome_per_organism * min(living, 5) + first
         value = sum(self.effect_value(e, ongoing=e.trigger != "play") for e in table.effects[card])
         if table.placement[card] == "web" and action.ecology >= 0:
             eco = self.obs.ecology(action.ecology)
             if eco.owner != self.seat:
                 value -= 1.0  # helps nobody but would cost an opponent's web nothing either
-        return value - 0.2
+        return value - w.play_factor
 
     def move_value(self, action: Move) -> float:
         source = next(eco for eco in self.mine if action.card in eco.cards)
@@ -306,12 +309,13 @@ class Valuer(Exposure):
         if not self.wants(action.want):
             return -1.0
         given = self.card_value(action.card)
-        if given >= DEAD:
+        w = self.w
+        if given >= w.dead:
             return -1.0
         biomes = self.table.biomes[action.card]
         helped = [eco.owner for eco in self.obs.ecologies if eco.owner != self.seat and eco.code in biomes]
-        helps = 0.4 * max((self.leader_weight(s) for s in helped), default=0.0)
-        return 0.6 - given - helps
+        helps = w.offer_helps * max((self.leader_weight(s) for s in helped), default=0.0)
+        return w.offer_base - given - helps
 
     def wants(self, code: str) -> bool:
         """Whether a card of this biome is worth asking for: one it builds or holds a biome card of."""
@@ -320,7 +324,7 @@ class Valuer(Exposure):
     def accept_value(self, action: Accept) -> float:
         frame = self.obs.stack[-1]
         offerer, offered = frame[2], frame[3]
-        return self.card_value(offered) - self.card_value(action.card) - 0.15 * self.leader_weight(offerer)
+        return self.card_value(offered) - self.card_value(action.card) - self.w.accept_leader * self.leader_weight(offerer)
 
     def choose_card_value(self, action: ChooseCard) -> float:
         frame = self.obs.stack[-1]
@@ -351,6 +355,6 @@ class Valuer(Exposure):
         if self._hand_values is None:
             self._hand_values = sorted(self.card_value(c) for c in self.hand)
         dead = self._hand_values
-        if len(dead) < 4 or dead[3] >= DEAD:
+        if len(dead) < 4 or dead[3] >= self.w.dead:
             return -1.0
-        return 0.5 - value
+        return self.w.buy_base - value
