@@ -28,8 +28,9 @@ def test_options_are_parsed_by_the_bots_own_parsers():
 @pytest.mark.parametrize("name, message", [
     ("serch:iters=4", "unknown bot 'serch'; did you mean 'search'?"),
     ("search:iter=4", "bot 'search' has no option 'iter'; did you mean 'iters'?"),
-    ("search:colour=red", "bot 'search' has no option 'colour' (options: iters, ms, width, depth, eval, prior, end, bias, offers, plan, buy, playdepth, aprior, aiters, playeval)"),
-    ("greedy:iters=4", "bot 'greedy' takes no options"),
+    ("search:colour=red", "bot 'search' has no option 'colour' (options: iters, ms, width, depth, eval, prior, end, bias, offers, plan, buy, playdepth, aprior, aiters, playeval, policy)"),
+    ("greedy:iters=4", "bot 'greedy' has no option 'iters' (options: policy)"),
+    ("random:iters=4", "bot 'random' takes no options"),
     ("search:iters", "is not KEY=VALUE"),
     ("search:iters=", "is not KEY=VALUE"),
     ("search:iters=many", "bot option iters=many in 'search:iters=many': expected a whole number"),
