@@ -199,7 +199,7 @@ def test_the_search_ends_a_phase_only_when_greedy_would_with_end_greedy(deck):
     game = EcologiesGame(deck, 2, "multi", 4)
     searcher = make_bots(["search:end=greedy:iters=4:prior=0.0001", "greedy"], BOTS, game)[0]
     assert searcher.end == "greedy" and make_bots(["search:end=weighed", "greedy"], BOTS, game)[0].end == "weighed"
-    greedy = GreedyBot(game.public(0))
+    greedy = GreedyBot(game.public(0), policy=SearchBot.POLICY)  # the weights the search ranks by
     state, rng, checked = game.new_initial_state(), random.Random(2), 0
     while not state.is_over() and checked < 12:
         seat = state.current_player
@@ -222,7 +222,7 @@ def test_a_large_progressive_bias_keeps_greedys_first_choice(deck):
     game = EcologiesGame(deck, 2, "multi", 6)
     biased, plain = make_bots(["search:bias=1000", "search"], BOTS, game)
     assert biased.bias == 1000 and plain.bias == 0
-    greedy = GreedyBot(game.public(0))
+    greedy = GreedyBot(game.public(0), policy=SearchBot.POLICY)  # the weights the search ranks by
     state, rng, checked, departed = game.new_initial_state(), random.Random(3), 0, 0
     while not state.is_over() and checked < 40:
         seat = state.current_player
@@ -246,7 +246,7 @@ def test_the_search_weighs_what_to_offer_only_with_offers_search(deck):
 
     game = EcologiesGame(deck, 2, "multi", 8)
     searched, left = make_bots(["search:offers=search:iters=8", "search:offers=greedy"], BOTS, game)
-    greedy = GreedyBot(game.public(0))
+    greedy = GreedyBot(game.public(0), policy=SearchBot.POLICY)  # the weights the search ranks by
     state, rng, checked, departed = game.new_initial_state(), random.Random(5), 0, 0
     while not state.is_over() and checked < 30:
         seat = state.current_player
@@ -274,7 +274,7 @@ def test_the_search_follows_greedy_on_whether_to_act_with_end_follow(deck):
 
     game = EcologiesGame(deck, 2, "multi", 4)
     follower = make_bots(["search:end=follow:iters=4:prior=0.0001", "greedy"], BOTS, game)[0]
-    greedy = GreedyBot(game.public(0))
+    greedy = GreedyBot(game.public(0), policy=SearchBot.POLICY)  # the weights the search ranks by
     state, rng, ended, acted = game.new_initial_state(), random.Random(2), 0, 0
     while not state.is_over() and ended + acted < 30:
         seat = state.current_player
@@ -326,7 +326,7 @@ def test_the_search_leaves_the_purchase_phase_to_greedy_with_buy_greedy(deck):
     game = EcologiesGame(deck, 2, "multi", 6)
     leaving, plain = make_bots(["search:buy=greedy", "search"], BOTS, game)
     assert (leaving.buy, plain.buy) == ("greedy", "search")
-    greedy = GreedyBot(game.public(0))
+    greedy = GreedyBot(game.public(0), policy=SearchBot.POLICY)  # the weights the search ranks by
     state, rng, checked = game.new_initial_state(), random.Random(3), 0
     while not state.is_over() and checked < 20:
         seat = state.current_player
@@ -391,7 +391,7 @@ def test_answers_to_an_offer_have_their_own_head_start_and_budget(deck):
     answering._rollout = lambda *args: calls.append(rollout(*args)) or calls[-1]
     answering._weigh = lambda observation, shortlist, *rest: calls.append(len(shortlist)) or weigh(
         observation, shortlist, *rest)
-    greedy = GreedyBot(game.public(0))
+    greedy = GreedyBot(game.public(0), policy=SearchBot.POLICY)  # the weights the search ranks by
     state, rng, answers, others = game.new_initial_state(), random.Random(3), 0, 0
     while not state.is_over() and min(answers, others) < 3:
         seat = state.current_player

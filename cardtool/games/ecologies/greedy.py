@@ -106,10 +106,9 @@ class GreedyBot:
 
     def ranked(self, observation: Observation, legal: Sequence, rng: random.Random) -> list[tuple[float, object]]:
         """The legal actions as (value, action), best first (ties in a random order). Ending the phase is
-        valued at `threshold`, as choose values it, for tuned weights; at 0 for the hand-set ones, whose
-        search was measured so (docs/simulation.md)."""
+        valued at `threshold`, as choose values it."""
         valuer = self.valuer(observation)
-        threshold = 0.0 if self._kernel else self.threshold
+        threshold = self.threshold
         scored = [(round(threshold if type(a) is EndPhase else valuer.value(a), 9), rng.random(), a) for a in legal]
         self._keep_scores(valuer)
         scored.sort(key=lambda item: (-item[0], item[1]))

@@ -28,7 +28,9 @@ plays the play phase's rollouts through D turns (3: the other seat's turn and th
 the play phase's rollout ends by another model of evaluation.MODEL_FILES. Its budget
 (`search:iters=N`, rollouts a decision, default 14 over 6 candidates: 2 worlds each, since within the
 turn the dealt world rarely changes the choice; or `search:ms=T`, not reproducible)
-comes in its name.
+comes in its name. The GreedyBot it ranks by and plays rollouts with values by `policy=` (weights.POLICIES):
+`tuned` (the default), the weights benchmarks/tune_ecologies_greedy.py found, with which the search beats
+greedy by more than with `default`, GreedyBot's hand-set ones (docs/simulation.md, "Tuned weights").
 
 Built from a public `Seat` only; it sees the game only through observations. Imported by bots.py (the
 roster); imports greedy.py and evaluation.py.
@@ -89,8 +91,8 @@ class SearchBot:
     OFFERS = "greedy"
     BUY = "search"
     #: The GreedyBot weights (weights.POLICIES) it ranks candidates and plays rollouts by: `default`, GreedyBot's
-    #: hand-set ones; `tuned` (opt-in until its tests and ladder are redone), from greedy_tuned.json.
-    POLICY = "default"
+    #: hand-set ones; `tuned` (the default: tuned by benchmarks/tune_ecologies_greedy.py), from greedy_tuned.json.
+    POLICY = "tuned"
     #: Per evaluation, the head start GreedyBot's own first choice is given in every world (VP-equivalents
     #: of `outcome`; win chance of the fitted model): only a clearer gain in the rollouts overrides it.
     PRIOR = {"standing": 0.25, "fitted": 0.02, "played": 0.02}
