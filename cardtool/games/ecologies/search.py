@@ -28,9 +28,9 @@ plays the play phase's rollouts through D turns (3: the other seat's turn and th
 the play phase's rollout ends by another model of evaluation.MODEL_FILES. Its budget
 (`search:iters=N`, rollouts a decision, default 14 over 6 candidates: 2 worlds each, since within the
 turn the dealt world rarely changes the choice; or `search:ms=T`, not reproducible)
-comes in its name. The GreedyBot it ranks by and plays rollouts with values by `policy=` (weights.POLICIES):
-`tuned` (the default), the weights benchmarks/tune_ecologies_greedy.py found, with which the search beats
-greedy by more than with `default`, GreedyBot's hand-set ones (docs/simulation.md, "Tuned weights").
+comes in its name. The weights of the GreedyBot it ranks by and rolls out with are `policy=`
+(weights.POLICIES): `tuned`, the default, found by benchmarks/tune_ecologies_greedy.py, or `default`,
+GreedyBot's hand-set ones, with which the search beat greedy less (docs/simulation.md, "Tuned weights").
 
 Built from a public `Seat` only; it sees the game only through observations. Imported by bots.py (the
 roster); imports greedy.py and evaluation.py.
