@@ -302,3 +302,31 @@ def test_a_new_search_in_the_same_journal_starts_from_the_earlier_best(tmp_path)
     second = search(Fake(), tmp_path, Budget(games=400), "second", lines.append)
     assert any("earlier search's best values" in line for line in lines)
     assert second.best.values[x.name] == 7 and second.best.penalty == 0
+
+
+def test_check_only_measures_the_deck_as_it_is_under_every_line_up(run_cli, tmp_path):
+    """`--check-only` plays no search: every target of the deck as it is, under each line-up of the check,
+    with the findings missed under every line-up named; exit 1 when a target is missed, 0 when none is."""
+    strict = SMALL.replace("check: {games: 40, seed: 777, lineups: [greedy]}",
+                           "check: {games: 40, seed: 777, lineups: [greedy, 'greedy*2,random*2']}")
+    out = tmp_path / "out"
+    code, text, err = run_cli("balance", SYMBIOSIS, "--tune", tuning_file(tmp_path, strict), "--check-only",
+                              "--out", out, "--jobs", "1")
+    result = json.loads((out / "balance.json").read_text())
+    assert result["check_only"] and [c["lineup"] for c in result["check"]] == ["greedy", "greedy*2,random*2"]
+    assert all(c["seed"] == 777 and {f["target"] for f in c["findings"]} == {"seat_fairness", "card_impact", "stalled"}
+               for c in result["check"])
+    missed = [f for c in result["check"] for f in c["findings"] if f["excess"] > 0]
+    assert missed and code == 1, err  # 40 games: some card's edge lies beyond 8 points by its estimate
+    assert "balancing" not in text and "line-up greedy (40 fresh games)" in text
+    assert "outside under every line-up:" in text and (out / "report.md").read_text().startswith("# Balance targets")
+    for each in result["robust_misses"]:  # missed under both line-ups, on the same side
+        assert len(each) == 2 and all(f["excess"] > 0 for f in each) and len({f["value"] > 0 for f in each}) == 1
+    assert not (out / "overrides.yaml").exists()
+    lenient = strict.replace("card_impact: 8", "card_impact: 50").replace("seat_fairness: 3", "seat_fairness: 50")
+    code, text, err = run_cli("balance", SYMBIOSIS, "--tune", tuning_file(tmp_path, lenient), "--check-only",
+                              "--out", out, "--jobs", "1")
+    assert code == 0, err
+    assert json.loads((out / "balance.json").read_text())["verdict"].startswith("every target met")
+    code, _, err = run_cli("balance", SYMBIOSIS, "--tune", tuning_file(tmp_path, strict), "--check-only", "--apply")
+    assert code == 2 and "--check-only" in err and "--apply" in err

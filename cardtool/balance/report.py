@@ -1,11 +1,11 @@
 """What `cardtool balance` writes: balance.json (every figure), report.md (the before/after tables) and
-the terminal summary."""
+the terminal summary; and with `--check-only`, the same for the deck as it is (one figure a target)."""
 
 from __future__ import annotations
 
 import json
 
-from cardtool.balance.check import Checked, verdict
+from cardtool.balance.check import Checked, Measured, robust, verdict
 from cardtool.balance.search import Outcome
 
 _SIGN = {"seat_fairness": True, "card_impact": True, "card_impact_vs_peers": True}
@@ -85,4 +85,49 @@ def terminal(outcome: Outcome, params, checks: list[Checked]) -> list[str]:
         lines.append(f"check, line-up {c.lineup} ({c.games} fresh games): {verdict([c])}")
         for f in c.failing()[:8]:
             lines.append(f"  still off: {f.target} {f.subject} {_figure(f)} ({f.goal}, {f.status})")
+    return lines
+
+
+def _robust_lines(measured: list[Measured]) -> list[str]:
+    """Each finding outside its target under every line-up, with its figure under each."""
+    return [f"{each[0].target} {each[0].subject}: " + " / ".join(_figure(f) for f in each) + f" ({each[0].goal})"
+            for each in robust(measured)]
+
+
+def deck_check_json(deck_id: str, tuning, measured: list[Measured]) -> str:
+    return json.dumps({
+        "deck": deck_id, "tuning": str(tuning.file), "check_only": True,
+        "check": [{"lineup": m.lineup, "games": m.games, "seed": tuning.plan.check_seed,
+                   "findings": [f.to_json() for f in m.findings]} for m in measured],
+        "robust_misses": [[f.to_json() for f in each] for each in robust(measured)],
+        "verdict": verdict(measured),
+    }, indent=2, default=str)
+
+
+def deck_check_md(deck_name: str, tuning, measured: list[Measured]) -> str:
+    lines = [f"# Balance targets of {deck_name}", "",
+             f"Tuning file `{tuning.file}`, the deck as it is (no search). Each line-up played its games on seed "
+             f"{tuning.plan.check_seed}. Figures are percentage points (turns for length) with their 95% intervals; "
+             "*met* means the whole interval is inside the target, *likely met* the estimate only.", "",
+             f"Verdict: {verdict(measured)}.", "", "## Outside the target under every line-up", ""]
+    lines += [f"- {line}" for line in _robust_lines(measured)] or [
+        "None: every finding outside its target is so under one line-up only (or none is)."]
+    for m in measured:
+        lines += ["", f"## Line-up {m.lineup} ({m.games} games)", "", f"Verdict: {verdict([m])}.", "",
+                  "| Target | Subject | Goal | Figure | |", "|---|---|---|---|---|"]
+        lines += [f"| {f.target} | {f.subject} | {f.goal} | {_figure(f)} | {f.status} |" for f in m.findings]
+    return "\n".join(lines) + "\n"
+
+
+def deck_check_terminal(measured: list[Measured]) -> list[str]:
+    lines = []
+    for m in measured:
+        lines.append(f"line-up {m.lineup} ({m.games} fresh games): {verdict([m])}")
+        failing = m.failing()
+        lines += [f"  off: {f.target} {f.subject} {_figure(f)} ({f.goal}, {f.status})" for f in failing[:8]]
+        if len(failing) > 8:
+            lines.append(f"  and {len(failing) - 8} more (report.md)")
+    if len(measured) > 1:
+        misses = _robust_lines(measured)
+        lines.append(f"outside under every line-up: {len(misses)}" + "".join(f"\n  {line}" for line in misses))
     return lines

@@ -20,6 +20,7 @@ examples:
 
   cardtool balance decks/symbiosis --tune decks/symbiosis/tuning.yaml --deck-out decks/symbiosis-tuned
   cardtool balance decks/symbiosis --tune decks/symbiosis/tuning.yaml --apply   # into the deck's own YAML
+  cardtool balance decks/symbiosis --tune decks/symbiosis/tuning.yaml --check-only   # the deck as it is
 
 The search resumes when run again with the same deck, tuning file and --out (Ctrl-C stops it; the
 candidates played are kept). Outputs in --out (default build/<deck-id>/balance/): overrides.yaml (the
@@ -27,7 +28,9 @@ chosen values as an expansion's overrides), report.md and balance.json (every ta
 on fresh seeds, under each line-up of the tuning file). --deck-out DIR also writes a deck there that
 applies the values to the original: play, simulate, build or `cardtool diff` it. --apply writes them
 into the deck's own card files instead (comments and layout kept; nothing written if the deck would not
-validate).
+validate). --check-only plays no search: it measures the deck as it is against the targets, on the
+check's fresh seed under each of its line-ups, writes report.md and balance.json (default --out build/<deck-id>/balance-check/), and exits 1 when a
+target's estimate lies outside under some line-up (0 when every one is met or likely met).
 """
 WORK = ".cardtool-balance"  # the search's journal, kept between runs (a hidden folder of --out)
 MADE_BY = "# Made by `cardtool balance`"  # the first line of a deck --deck-out wrote, which a new run may replace
@@ -37,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_deck_argument(parser)
     parser.add_argument("--tune", required=True, type=Path, metavar="TUNING.yaml",
                         help="what may change and the targets (schemas/tuning.schema.json, docs/balance.md)")
-    parser.add_argument("--budget", default="20000", metavar="GAMES|TIME",
+    parser.add_argument("--budget", metavar="GAMES|TIME",
                         help="games for the whole search (default 20000), or a time such as 90s, 15m, 2h")
     parser.add_argument("--out", type=Path, metavar="DIR", help="output folder (default build/<deck-id>/balance/)")
     parser.add_argument("--jobs", type=int, metavar="J", help="worker processes (default: every core)")
@@ -48,6 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write the chosen values into the deck's own card files (comments kept; put back if invalid)")
     parser.add_argument("--no-check", action="store_true",
                         help="skip the before/after check on fresh seeds (the report then says so)")
+    parser.add_argument("--check-only", action="store_true",
+                        help="no search: measure the deck as it is against the targets on the check's fresh seed, "
+                             "under every line-up (exit 1 if a target is missed under one)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,7 +68,12 @@ def run(args: argparse.Namespace) -> int:
     from cardtool.sim.config import deck_hash
     from cardtool.sim.runner import check_jobs
 
-    budget = Budget.parse(args.budget)
+    if args.check_only:
+        given = [flag for flag, value in (("--budget", args.budget), ("--deck-out", args.deck_out),
+                                          ("--apply", args.apply), ("--no-check", args.no_check)) if value]
+        if given:
+            raise UsageError(f"--check-only searches nothing and changes nothing: drop {', '.join(given)}")
+    budget = Budget.parse(args.budget or "20000")
     if args.jobs is not None:
         check_jobs(args.jobs)
     report = Report()
@@ -76,15 +87,17 @@ def run(args: argparse.Namespace) -> int:
     if not report.ok:
         raise DeckError(f"tuning file {args.tune} does not fit deck {args.deck}", report)
     deck = loaded.deck
-    out = args.out or Path("build") / deck.manifest.id / "balance"
+    out = args.out or Path("build") / deck.manifest.id / ("balance-check" if args.check_only else "balance")
     check_out_folder(out, reads=(Path(args.deck),))
     if args.deck_out is not None:
         check_deck_out(args.deck_out)
+    say = lambda line: print(line, flush=True)  # noqa: E731
+    if args.check_only:
+        return check_only(tuning, loaded, out, Path(args.deck), args, say)
     try:
         (out / WORK).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot write to --out {out}: {exc.strerror or exc}") from None
-    say = lambda line: print(line, flush=True)  # noqa: E731
     with tempfile.TemporaryDirectory(prefix="cardtool-balance-") as scratch:
         player = Player(tuning, Path(args.deck), loaded.source, params, Path(scratch), args.jobs, args.scheduler)
         say(f"balancing {deck.manifest.name}: {len(params)} values may change ({', '.join(p.name for p in params)})")
@@ -112,6 +125,32 @@ def run(args: argparse.Namespace) -> int:
     if args.apply:
         return apply(Path(args.deck), params, outcome.best.values, say)
     return 0
+
+
+def check_only(tuning, loaded, out: Path, deck: Path, args: argparse.Namespace, say) -> int:
+    """--check-only: the deck as it is, measured on the check's fresh seed under every line-up; 1 if a
+    target's estimate lies outside under some line-up."""
+    from cardtool.balance.check import check_deck
+    from cardtool.balance.report import deck_check_json, deck_check_md, deck_check_terminal
+    from cardtool.balance.targets import peer_groups
+    from cardtool.render.output import staged_dir
+
+    source, manifest = loaded.source, loaded.deck.manifest
+    kinds = {card_id: entry.kind for card_id, entry in source.cards.items()}
+    say(f"checking {manifest.name} against {tuning.file} (no search)")
+    try:
+        measured = check_deck(tuning, loaded.deck, kinds, args.jobs, args.scheduler, say,
+                              peer_groups(source, tuning.targets.peers))
+    except KeyboardInterrupt:
+        say("interrupted: nothing written")
+        return 130
+    with staged_dir(out, reads=(deck,), command="balance-check") as stage:  # leaves a search's outputs alone
+        (stage / "balance.json").write_text(deck_check_json(manifest.id, tuning, measured), encoding="utf-8")
+        (stage / "report.md").write_text(deck_check_md(manifest.name, tuning, measured), encoding="utf-8")
+    for line in deck_check_terminal(measured):
+        say(line)
+    say(f"{out}/report.md, {out}/balance.json")
+    return 1 if any(m.failing() for m in measured) else 0
 
 
 def apply(deck: Path, params, values: dict, say) -> int:
