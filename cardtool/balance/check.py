@@ -85,8 +85,9 @@ def robust(measured: list[Measured]) -> list[list[Finding]]:
 def verdict(checks: list) -> str:
     """For Checked (the tuned deck's figures) or Measured results alike."""
     failing = {(f.target, f.subject) for c in checks for f in c.failing()}
+    several = len(checks) > 1
     if not failing:
         shown = all(f.status == MET for c in checks for f in (c.after if isinstance(c, Checked) else c.findings))
-        return ("every target met under every line-up" + ("" if shown else
+        return ("every target met" + (" under every line-up" if several else "") + ("" if shown else
                 ", some only by their estimate (their intervals reach past the target)"))
-    return f"{len(failing)} finding(s) still outside their targets under at least one line-up"
+    return f"{len(failing)} finding(s) still outside their targets" + (" under at least one line-up" if several else "")
