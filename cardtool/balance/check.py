@@ -75,7 +75,7 @@ def robust(measured: list[Measured]) -> list[list[Finding]]:
     figure under each line-up (a miss under one line-up only may be about those bots, not the deck)."""
     by_key = [{(f.target, f.subject): f for f in m.findings} for m in measured]
     found = []
-    for key, first in by_key[0].items() if by_key else ():
+    for key in by_key[0] if by_key else ():
         each = [figures.get(key) for figures in by_key]
         if all(f is not None and f.excess > 0 for f in each) and len({f.value > 0 for f in each}) == 1:
             found.append(each)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cardtool.balance.params import Parameter, overrides, write_deck
-from cardtool.balance.targets import Finding, hopeful, measure, peer_groups, penalty
+from cardtool.balance.targets import Finding, card_kinds, hopeful, measure, peer_groups, penalty
 from cardtool.balance.tuning import Tuning, search_seeds
 from cardtool.deck.loader import load
 from cardtool.deck.source import DeckSource
@@ -42,7 +42,7 @@ class Player:
                  jobs: int | None = None, scheduler: str | None = None):
         self.tuning, self.deck_path, self.source, self.params = tuning, Path(deck_path), source, params
         self.work, self.jobs, self.scheduler = work, jobs, scheduler
-        self.kinds = {card_id: entry.kind for card_id, entry in source.cards.items()}
+        self.kinds = card_kinds(source)
         self.peers = peer_groups(source, tuning.targets.peers)
         self.names = {card_id: entry.data.get("name", card_id) for card_id, entry in source.cards.items()}
 

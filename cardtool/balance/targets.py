@@ -131,6 +131,11 @@ def _versus_peers(analysis: Analysis, bound: float, peers: dict[str, tuple]) -> 
     return found
 
 
+def card_kinds(source) -> dict[str, str]:
+    """Card id -> its kind (organism, factor...): what `measure` needs to tell a card's targets apart."""
+    return {card_id: entry.kind for card_id, entry in source.cards.items()}
+
+
 def peer_groups(source, fields: tuple[str, ...]) -> dict[str, tuple]:
     """Card id -> the values of the peer fields (`kind`, or a dotted field such as `vp`; None if absent)."""
     def value(entry, field: str):

@@ -29,8 +29,9 @@ on fresh seeds, under each line-up of the tuning file). --deck-out DIR also writ
 applies the values to the original: play, simulate, build or `cardtool diff` it. --apply writes them
 into the deck's own card files instead (comments and layout kept; nothing written if the deck would not
 validate). --check-only plays no search: it measures the deck as it is against the targets, on the
-check's fresh seed under each of its line-ups, writes report.md and balance.json (default --out build/<deck-id>/balance-check/), and exits 1 when a
-target's estimate lies outside under some line-up (0 when every one is met or likely met).
+check's fresh seed under each of its line-ups, writes report.md and balance.json (default --out
+build/<deck-id>/balance-check/), and exits 1 when a target's estimate lies outside under some line-up
+(0 when every one is met or likely met).
 """
 WORK = ".cardtool-balance"  # the search's journal, kept between runs (a hidden folder of --out)
 MADE_BY = "# Made by `cardtool balance`"  # the first line of a deck --deck-out wrote, which a new run may replace
@@ -42,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="what may change and the targets (schemas/tuning.schema.json, docs/balance.md)")
     parser.add_argument("--budget", metavar="GAMES|TIME",
                         help="games for the whole search (default 20000), or a time such as 90s, 15m, 2h")
-    parser.add_argument("--out", type=Path, metavar="DIR", help="output folder (default build/<deck-id>/balance/)")
+    parser.add_argument("--out", type=Path, metavar="DIR",
+                        help="output folder (default build/<deck-id>/balance/, or balance-check/ with --check-only)")
     parser.add_argument("--jobs", type=int, metavar="J", help="worker processes (default: every core)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="play on a Dask cluster instead")
     parser.add_argument("--deck-out", type=Path, metavar="DIR",
@@ -132,14 +134,13 @@ def check_only(tuning, loaded, out: Path, deck: Path, args: argparse.Namespace, 
     target's estimate lies outside under some line-up."""
     from cardtool.balance.check import check_deck
     from cardtool.balance.report import deck_check_json, deck_check_md, deck_check_terminal
-    from cardtool.balance.targets import peer_groups
+    from cardtool.balance.targets import card_kinds, peer_groups
     from cardtool.render.output import staged_dir
 
     source, manifest = loaded.source, loaded.deck.manifest
-    kinds = {card_id: entry.kind for card_id, entry in source.cards.items()}
     say(f"checking {manifest.name} against {tuning.file} (no search)")
     try:
-        measured = check_deck(tuning, loaded.deck, kinds, args.jobs, args.scheduler, say,
+        measured = check_deck(tuning, loaded.deck, card_kinds(source), args.jobs, args.scheduler, say,
                               peer_groups(source, tuning.targets.peers))
     except KeyboardInterrupt:
         say("interrupted: nothing written")
