@@ -320,8 +320,12 @@ def test_check_only_measures_the_deck_as_it_is_under_every_line_up(run_cli, tmp_
     assert missed and code == 1, err  # 40 games: some card's edge lies beyond 8 points by its estimate
     assert "balancing" not in text and "line-up greedy (40 fresh games)" in text
     assert "outside under every line-up:" in text and (out / "report.md").read_text().startswith("# Balance targets")
-    for each in result["robust_misses"]:  # missed under both line-ups, on the same side
-        assert len(each) == 2 and all(f["excess"] > 0 for f in each) and len({f["value"] > 0 for f in each}) == 1
+    # the findings missed under both line-ups, on the same side, and only those
+    greedy, mixed = ({(f["target"], f["subject"]): f for f in c["findings"]} for c in result["check"])
+    both = {key for key, f in greedy.items() if key in mixed and f["excess"] > 0 and mixed[key]["excess"] > 0
+            and (f["value"] > 0) == (mixed[key]["value"] > 0)}
+    assert {(each[0]["target"], each[0]["subject"]) for each in result["robust_misses"]} == both
+    assert all(len(each) == 2 for each in result["robust_misses"])
     assert not (out / "overrides.yaml").exists()
     lenient = strict.replace("card_impact: 8", "card_impact: 50").replace("seat_fairness: 3", "seat_fairness: 50")
     code, text, err = run_cli("balance", SYMBIOSIS, "--tune", tuning_file(tmp_path, lenient), "--check-only",

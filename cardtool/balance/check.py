@@ -19,6 +19,11 @@ class Checked:
     before: list[Finding]
     after: list[Finding]
 
+    @property
+    def findings(self) -> list[Finding]:
+        """The tuned deck's figures: what the verdict judges."""
+        return self.after
+
     def failing(self) -> list[Finding]:
         """The tuned deck's findings that are not shown met or likely met."""
         return [f for f in self.after if f.excess > 0]
@@ -82,12 +87,12 @@ def robust(measured: list[Measured]) -> list[list[Finding]]:
     return found
 
 
-def verdict(checks: list) -> str:
-    """For Checked (the tuned deck's figures) or Measured results alike."""
+def verdict(checks: list[Checked] | list[Measured]) -> str:
+    """On each result's `findings` (a Checked's are the tuned deck's)."""
     failing = {(f.target, f.subject) for c in checks for f in c.failing()}
     several = len(checks) > 1
     if not failing:
-        shown = all(f.status == MET for c in checks for f in (c.after if isinstance(c, Checked) else c.findings))
+        shown = all(f.status == MET for c in checks for f in c.findings)
         return ("every target met" + (" under every line-up" if several else "") + ("" if shown else
                 ", some only by their estimate (their intervals reach past the target)"))
     return f"{len(failing)} finding(s) still outside their targets" + (" under at least one line-up" if several else "")

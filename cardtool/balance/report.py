@@ -18,6 +18,11 @@ def _figure(f) -> str:
     return f"{f.value:{sign}.1f} [{f.low:{sign}.1f}, {f.high:{sign}.1f}]"
 
 
+def _off(f) -> str:
+    """A finding outside its target, for the terminal."""
+    return f"{f.target} {f.subject} {_figure(f)} ({f.goal}, {f.status})"
+
+
 def changes(outcome: Outcome, params) -> list[dict]:
     return [{"card": p.card, "field": p.field, "was": p.current, "now": outcome.best.values[p.name]}
             for p in params if outcome.best.values[p.name] != p.current]
@@ -84,7 +89,7 @@ def terminal(outcome: Outcome, params, checks: list[Checked]) -> list[str]:
     for c in checks:
         lines.append(f"check, line-up {c.lineup} ({c.games} fresh games): {verdict([c])}")
         for f in c.failing()[:8]:
-            lines.append(f"  still off: {f.target} {f.subject} {_figure(f)} ({f.goal}, {f.status})")
+            lines.append(f"  still off: {_off(f)}")
     return lines
 
 
@@ -124,7 +129,7 @@ def deck_check_terminal(measured: list[Measured]) -> list[str]:
     for m in measured:
         lines.append(f"line-up {m.lineup} ({m.games} fresh games): {verdict([m])}")
         failing = m.failing()
-        lines += [f"  off: {f.target} {f.subject} {_figure(f)} ({f.goal}, {f.status})" for f in failing[:8]]
+        lines += [f"  off: {_off(f)}" for f in failing[:8]]
         if len(failing) > 8:
             lines.append(f"  and {len(failing) - 8} more (report.md)")
     if len(measured) > 1:
