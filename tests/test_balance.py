@@ -277,6 +277,57 @@ def test_local_moves_walk_the_worst_cards_value_to_its_target():
     assert run.spent == 40  # 2, 3, 4, 5: each a step toward the target, none away from it
 
 
+def test_local_moves_step_other_values_when_the_worst_cards_own_do_not_help():
+    """A fake game where Card X's impact is set by another card's value (as a counter's is by the cards
+    of its Season): X's own steps change nothing, so the walk steps every value and finds Y's."""
+    import optuna
+
+    from cardtool.balance.params import Parameter
+    from cardtool.balance.play import Played
+    from cardtool.balance.search import Budget, _Run
+    from cardtool.balance.targets import Finding
+
+    x = Parameter("card-x", "points", (1, 2, 3), 2)
+    y = Parameter("card-y", "points", (1, 2, 3, 4, 5, 6), 1)
+
+    class Fake:
+        params = [x, y]
+        names = {"card-x": "Card X", "card-y": "Card Y"}
+
+        def play(self, values, best=math.inf, look=None):
+            off = 4 - values[y.name]
+            finding = Finding("card_impact", "Card X", off, off, off, "within ±0", abs(off), abs(off), "")
+            return Played(values, 10, off ** 2, [finding])
+
+    start = {x.name: 2, y.name: 1}
+    run = _Run(Fake(), optuna.create_study(), Fake().play(start), {}, 0, lambda line: None)
+    run.nudge(Budget(games=10_000), 0.0)
+    assert run.best.values == {x.name: 2, y.name: 4} and run.best.penalty == 0
+
+
+def test_aim_tightens_the_searchs_targets_not_the_checks(tmp_path):
+    """`simulation.aim: 1.5`: a candidate's penalty counts from 1.5 points inside each ± target (a card
+    at +7 is off by 0.5), while the check reads the targets as written."""
+    from cardtool.balance.play import Player
+
+    report = Report()
+    text = SMALL.replace("looks: [40, 80]}", "looks: [40, 80], aim: 1.5}")
+    tuning = read_tuning(tuning_file(tmp_path, text), report)
+    assert tuning is not None, report.format()
+    aimed = tuning.aimed()
+    assert (aimed.seat_fairness, aimed.card_impact, aimed.stalled) == (1.5, 6.5, 1)
+    assert tuning.targets.card_impact == 8
+    source = load(SYMBIOSIS).source
+    params = parameters(tuning, source, report)
+    played = Player(tuning, SYMBIOSIS, source, params, tmp_path, jobs=1).play({params[0].name: 3})
+    cards = [f for f in played.findings if f.target == "card_impact"]
+    assert cards and all(f.goal == "within ±6.5" for f in cards)
+    assert all(f.excess == pytest.approx(max(0.0, abs(f.value) - 6.5)) for f in cards)
+    report = Report()
+    assert read_tuning(tuning_file(tmp_path, text.replace("aim: 1.5", "aim: -1")), report) is None
+    assert "aim" in report.format()
+
+
 def test_a_new_search_in_the_same_journal_starts_from_the_earlier_best(tmp_path):
     """After the tuning file changes, the new study's first candidates are the deck's own values and then
     the earlier search's best (here found by the first search, played again by the second)."""

@@ -45,6 +45,7 @@ class Player:
         self.kinds = card_kinds(source)
         self.peers = peer_groups(source, tuning.targets.peers)
         self.names = {card_id: entry.data.get("name", card_id) for card_id, entry in source.cards.items()}
+        self.targets = tuning.aimed()  # the search counts from `aim` inside the targets; the check does not
 
     def deck(self, values: dict, folder: Path, label: str):
         """The candidate's deck, written in folder and loaded as any deck is (DeckError if invalid)."""
@@ -87,7 +88,7 @@ class Player:
                     records[which] += run(setup, jobs=self.jobs, scheduler=self.scheduler).records
                 if not records[which]:
                     continue
-                found = measure(analyse(records[which], spec), self.tuning.targets, self.kinds, self.peers)
+                found = measure(analyse(records[which], spec), self.targets, self.kinds, self.peers)
                 # a second line-up's findings say which bots they are of; the first's read as before
                 findings += found if not which else [replace(f, goal=f"{f.goal} ({bots})") for f in found]
             played = Played(values, sum(map(len, records)), penalty(findings) + cost, findings)

@@ -182,8 +182,10 @@ class _Run:
     def nudge(self, budget: Budget, started: float) -> None:
         """Local moves from the best candidate: a step up or down in the values of the cards behind the
         worst findings (a card too strong tried a step lower first), keeping the first that does better
-        and starting again from it, until no such step helps or the budget is spent. The sampler finds
-        the region; this walks its last steps, which TPE over dozens of values takes long to find."""
+        and starting again from it; when none of those helps, a step of every other value in turn (a
+        card's impact moves with the cards that share its Animal or Season, not only with its own
+        points), until no step helps or the budget is spent. The sampler finds the region; this walks
+        its last steps, which TPE over dozens of values takes long to find."""
         by_card: dict[str, list] = {}  # a finding names its card as the analysis does
         for parameter in self.player.params:
             by_card.setdefault(self.player.names.get(parameter.card, parameter.card), []).append(parameter)
@@ -192,17 +194,12 @@ class _Run:
         while budget.left(self.spent, started):
             worst = sorted((f for f in self.best.findings if f.excess > 0 and f.subject in by_card),
                            key=lambda f: -f.excess)[:WORST]
-            moves = []
-            for finding in worst:
-                for parameter in by_card[finding.subject]:
-                    if self.best.values[parameter.name] not in parameter.values:
-                        continue
-                    at = parameter.values.index(self.best.values[parameter.name])
-                    for step in ((-1, 1) if finding.value > 0 else (1, -1)):
-                        if 0 <= at + step < len(parameter.values):
-                            values = dict(self.best.values, **{parameter.name: parameter.values[at + step]})
-                            if json.dumps(values, sort_keys=True) not in self.seen:
-                                moves.append(values)
+            moves = [values for finding in worst for parameter in by_card[finding.subject]
+                     for step in ((-1, 1) if finding.value > 0 else (1, -1))
+                     if (values := self._step(parameter, step)) is not None]
+            if any(f.excess > 0 for f in self.best.findings):  # something is still off: every value's step too
+                moves += [values for parameter in self.player.params for step in (-1, 1)
+                          if (values := self._step(parameter, step)) is not None and values not in moves]
             before = self.best
             for values in moves:
                 if not budget.left(self.spent, started):
@@ -212,6 +209,17 @@ class _Run:
                     break
             if self.best is before:
                 return
+
+    def _step(self, parameter, step: int) -> dict | None:
+        """The best candidate's values with this one a step up (1) or down (-1), or None if that is off
+        its list of values or was played already."""
+        if self.best.values[parameter.name] not in parameter.values:
+            return None
+        at = parameter.values.index(self.best.values[parameter.name]) + step
+        if not 0 <= at < len(parameter.values):
+            return None
+        values = dict(self.best.values, **{parameter.name: parameter.values[at]})
+        return None if json.dumps(values, sort_keys=True) in self.seen else values
 
     def simplify(self) -> list[str]:
         """After the budget: put each changed value of the best candidate back to the deck's own, one at a

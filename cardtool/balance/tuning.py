@@ -7,7 +7,7 @@ issue. Defaults fill what the file leaves out (see DEFAULTS and docs/balance.md)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cardtool.deck.schema import validate_against
@@ -64,6 +64,7 @@ class Plan:
     check_seed: int
     lineups: tuple[tuple[str, int], ...]  # (line-up, games on the check)
     also: tuple[tuple[str, float], ...] = ()  # (line-up, share of each look's games) played beside `bots`
+    aim: float = 0.0  # points inside each ± target that the search's penalty counts from
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,18 @@ class Tuning:
     plan: Plan
     text: str  # the file as read, for the search's identity (a changed file starts a new search)
     cost_per_change: float = 0.0  # penalty for each value that differs from the deck's
+
+    def aimed(self) -> Targets:
+        """The targets the search's penalty counts from: each ± bound `simulation.aim` points tighter
+        (never below 0), so a chosen value is not left on the line where a fresh seed's noise pushes it out.
+        The check and the report judge `targets` as written."""
+        aim, t = self.plan.aim, self.targets
+        if not aim:
+            return t
+        def tighter(bound):
+            return None if bound is None else max(0.0, bound - aim)
+        return replace(t, seat_fairness=tighter(t.seat_fairness), card_impact=tighter(t.card_impact),
+                       card_impact_vs_peers=tighter(t.card_impact_vs_peers))
 
 
 def read_tuning(path: Path, report: Report) -> Tuning | None:
@@ -152,7 +165,7 @@ def _plan(doc: SourceDoc, data: dict, report: Report) -> Plan:
                 looks, check["games"], check["seed"],
                 tuple((w, check["games"]) if isinstance(w, str) else (w["lineup"], w.get("games", check["games"]))
                       for w in check["lineups"]),
-                tuple((w["bots"], w.get("share", 1.0)) for w in sim.get("also") or ()))
+                tuple((w["bots"], w.get("share", 1.0)) for w in sim.get("also") or ()), sim.get("aim", 0.0))
 
 
 def search_seeds(seed: int, looks: int) -> tuple[int, ...]:
