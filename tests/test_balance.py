@@ -328,6 +328,17 @@ def test_aim_tightens_the_searchs_targets_not_the_checks(tmp_path):
     assert "aim" in report.format()
 
 
+def test_the_report_says_what_the_search_aimed_at(run_cli, tmp_path):
+    tune = tuning_file(tmp_path, SMALL.replace("looks: [40, 80]}", "looks: [40, 80], aim: 1.5}"))
+    out = tmp_path / "out"
+    code, text, err = run_cli("balance", SYMBIOSIS, "--tune", tune, "--budget", "80", "--out", out, "--no-check",
+                              "--jobs", "1")
+    assert code == 0, err
+    assert "(within ±6.5)" in text or "every target met" in text  # progress lines name the aimed bounds
+    assert "counted from 1.5 points inside each ± target" in (out / "report.md").read_text()
+    assert json.loads((out / "balance.json").read_text())["search"]["aim"] == 1.5
+
+
 def test_a_new_search_in_the_same_journal_starts_from_the_earlier_best(tmp_path):
     """After the tuning file changes, the new study's first candidates are the deck's own values and then
     the earlier search's best (here found by the first search, played again by the second)."""

@@ -35,6 +35,7 @@ def balance_json(deck_id: str, tuning, outcome: Outcome, params, checks: list[Ch
                    "simplified": outcome.simplified,
                    "penalty_before": outcome.baseline.penalty, "penalty_after": outcome.best.penalty,
                    "seeds": {"first": tuning.plan.seed, "looks": list(tuning.plan.looks)}, "bots": tuning.plan.bots,
+                   "aim": tuning.plan.aim,
                    "also": [{"bots": bots, "share": share} for bots, share in tuning.plan.also]},
         "changes": changes(outcome, params),
         "check": [{"lineup": c.lineup, "games": c.games, "seed": tuning.plan.check_seed,
@@ -54,6 +55,8 @@ def report_md(deck_name: str, tuning, outcome: Outcome, params, checks: list[Che
              f"Tuning file `{tuning.file}`. The search played {outcome.trials} candidates ({outcome.games} games, "
              f"bots {_bots(tuning.plan)}, seeds from {tuning.plan.seed}); its penalty (the sum of squares of how far "
              f"each estimate lies outside its target"
+             + (f" counted from {tuning.plan.aim:g} points inside each ± target, `simulation.aim`"
+                if tuning.plan.aim else "")
              + (f", plus {tuning.cost_per_change:g} for each value changed" if tuning.cost_per_change else "")
              + f") went from {outcome.baseline.penalty:.1f} to "
              f"{outcome.best.penalty:.1f}."
