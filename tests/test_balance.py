@@ -14,6 +14,7 @@ from cardtool.balance.targets import LIKELY_MET, LIKELY_MISSED, MET, MISSED, _be
 from cardtool.balance.tuning import read_tuning
 from cardtool.deck.loader import load, load_deck
 from cardtool.issues import Report
+from cardtool.sim.stats import Rate
 from conftest import DECKS
 
 SYMBIOSIS = DECKS / "symbiosis"
@@ -337,6 +338,35 @@ def test_the_report_says_what_the_search_aimed_at(run_cli, tmp_path):
     assert "(within ±6.5)" in text or "every target met" in text  # progress lines name the aimed bounds
     assert "counted from 1.5 points inside each ± target" in (out / "report.md").read_text()
     assert json.loads((out / "balance.json").read_text())["search"]["aim"] == 1.5
+
+
+def test_card_impact_can_compare_the_seats_of_another_event(run_cli, tmp_path):
+    """`card_impact: {within: 8, event: dealt}`: each card's win rate when dealt (random, so no selection)
+    minus the other seats', computed from the counts the analysis keeps; an event the game does not record
+    is refused at its line."""
+    from cardtool.balance.play import Player
+    from cardtool.balance.targets import event_impact
+
+    report = Report()
+    text = SMALL.replace("  card_impact: 8\n", "  card_impact: {within: 8, event: dealt}\n")
+    tuning = read_tuning(tuning_file(tmp_path, text), report)
+    assert tuning is not None, report.format()
+    assert (tuning.targets.card_impact, tuning.targets.impact_event) == (8, "dealt")
+    source = load(SYMBIOSIS).source
+    params = parameters(tuning, source, report)
+    played = Player(tuning, SYMBIOSIS, source, params, tmp_path, jobs=1).play({params[0].name: 3})
+    cards = [f for f in played.findings if f.target == "card_impact"]
+    assert cards and all(f.goal == "within ±8 when dealt" for f in cards)
+
+    class Card:  # 3 of 10 seats dealt it won, 2 of 30 that were not; 4 of 12 that kept it won
+        win_when = {"kept": Rate.of(4, 12), "dealt": Rate.of(3, 10)}
+        win_without = Rate.of(1, 28)
+    d = event_impact(Card(), "kept", "dealt")
+    assert d.estimate == pytest.approx(3 / 10 - 2 / 30)
+    bad = tuning_file(tmp_path, text.replace("event: dealt", "event: drawn"))
+    code, out, err = run_cli("balance", SYMBIOSIS, "--tune", bad, "--check-only", "--out", tmp_path / "o")
+    assert code != 0 and "tuning.yaml:" in err and "'drawn' is not a card event" in err and "kept" in err
+    assert not (tmp_path / "o").exists()
 
 
 def test_a_new_search_in_the_same_journal_starts_from_the_earlier_best(tmp_path):

@@ -10,11 +10,11 @@ of those it did not, as `cardtool simulate` reports it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cardtool.balance.tuning import Targets
 from cardtool.sim.analysis import Analysis
-from cardtool.sim.stats import Rate
+from cardtool.sim.stats import Difference, Rate, rate_difference
 
 #: A finding's status: its whole interval inside the target; its estimate inside; its estimate outside
 #: (the interval reaching inside); its whole interval outside.
@@ -79,11 +79,14 @@ def measure(analysis: Analysis, targets: Targets, kinds: dict[str, str] | None =
             found.append(_within("seat_fairness", side.name, value - fair, low - fair, high - fair,
                                  targets.seat_fairness))
     if targets.card_impact is not None:
+        own = analysis.spec.impact_event
+        event = targets.impact_event if own and targets.impact_event != own else ""
         for card in analysis.cards:
-            d = card.impact
+            d = event_impact(card, analysis.spec.impact_event, event) if event else card.impact
             if d.estimate == d.estimate:  # NaN when a card was never (or always) kept
-                found.append(_within("card_impact", card.name, 100 * d.estimate, 100 * d.low, 100 * d.high,
-                                     targets.card_impact))
+                finding = _within("card_impact", card.name, 100 * d.estimate, 100 * d.low, 100 * d.high,
+                                  targets.card_impact)
+                found.append(replace(finding, goal=f"{finding.goal} when {event}") if event else finding)
     if targets.card_impact_vs_peers is not None:
         found += _versus_peers(analysis, targets.card_impact_vs_peers, peers or {})
     if targets.stalled is not None:
@@ -108,6 +111,15 @@ def measure(analysis: Analysis, targets: Targets, kinds: dict[str, str] | None =
         median = analysis.length.median
         found.append(_between("length", "median turns", median, median, median, lo, hi, f"{lo:g} to {hi:g}"))
     return found
+
+
+def event_impact(card, impact_event: str, event: str) -> Difference:
+    """The win rate of the seats another card event happened to (dealt, say) minus of the rest, from the
+    counts the analysis keeps: every seat-game is with or without the impact event, so their sum is all."""
+    wins = card.win_when[impact_event].k + card.win_without.k
+    seats = card.win_when[impact_event].n + card.win_without.n
+    rate = card.win_when[event]
+    return rate_difference(rate.k, rate.n, wins - rate.k, seats - rate.n)
 
 
 def _versus_peers(analysis: Analysis, bound: float, peers: dict[str, tuple]) -> list[Finding]:

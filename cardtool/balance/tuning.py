@@ -48,6 +48,8 @@ class Targets:
     length: tuple[float, float] | None = None  # median turns
     card_impact_vs_peers: float | None = None  # points: a card's impact minus the mean of its peers'
     peers: tuple[str, ...] = ("kind",)  # the card fields whose values group a card with its peers
+    impact_event: str = ""  # card_impact's event ("" for the game's own: Symbiosis kept, Ecologies played)
+    impact_where: Location | None = None  # where the file names it, for an event the game does not record
 
 
 @dataclass(frozen=True)
@@ -110,9 +112,13 @@ def read_tuning(path: Path, report: Report) -> Tuning | None:
     if not report.ok:
         return None
     t = data["targets"]
-    targets = Targets(t.get("seat_fairness"), t.get("card_impact"), t.get("stalled"), t.get("cards_played"),
+    impact = t.get("card_impact")
+    event = impact.get("event", "") if isinstance(impact, dict) else ""
+    targets = Targets(t.get("seat_fairness"), impact["within"] if isinstance(impact, dict) else impact,
+                      t.get("stalled"), t.get("cards_played"),
                       t.get("biome_healthy"), tuple(t["length"]) if "length" in t else None,
-                      *_peers(t.get("card_impact_vs_peers")))
+                      *_peers(t.get("card_impact_vs_peers")), event,
+                      doc.locate(("targets", "card_impact", "event")) if event else None)
     if targets.length is not None and targets.length[0] > targets.length[1]:
         report.error("schema", f"targets.length: the low end {targets.length[0]:g} is above the high end "
                      f"{targets.length[1]:g}", location=doc.locate(("targets", "length")))

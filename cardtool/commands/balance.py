@@ -86,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     if loaded.deck is None or not loaded.report.ok:
         raise DeckError(f"deck {args.deck} has errors; fix them before balancing it", loaded.report)
     params = parameters(tuning, loaded.source, report)
+    check_events(tuning, loaded.deck, report)
     if not report.ok:
         raise DeckError(f"tuning file {args.tune} does not fit deck {args.deck}", report)
     deck = loaded.deck
@@ -127,6 +128,18 @@ def run(args: argparse.Namespace) -> int:
     if args.apply:
         return apply(Path(args.deck), params, outcome.best.values, say)
     return 0
+
+
+def check_events(tuning, deck, report) -> None:
+    """card_impact's `event` must be one the deck's game records for its cards."""
+    from cardtool.sim.config import simulated_game
+
+    event = tuning.targets.impact_event
+    plugin = simulated_game(deck)
+    if event and event not in plugin.card_events:
+        known = ", ".join(plugin.card_events) or "none"
+        report.error("schema", f"targets.card_impact.event: {event!r} is not a card event of this game "
+                     f"(it records: {known})", location=tuning.targets.impact_where)
 
 
 def check_only(tuning, loaded, out: Path, deck: Path, args: argparse.Namespace, say) -> int:
