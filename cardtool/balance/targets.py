@@ -82,7 +82,7 @@ def measure(analysis: Analysis, targets: Targets, kinds: dict[str, str] | None =
         own = analysis.spec.impact_event
         event = targets.impact_event if own and targets.impact_event != own else ""
         for card in analysis.cards:
-            d = event_impact(card, analysis.spec.impact_event, event) if event else card.impact
+            d = event_impact(card, own, event) if event else card.impact
             if d.estimate == d.estimate:  # NaN when a card was never (or always) kept
                 finding = _within("card_impact", card.name, 100 * d.estimate, 100 * d.low, 100 * d.high,
                                   targets.card_impact)

@@ -112,10 +112,8 @@ def read_tuning(path: Path, report: Report) -> Tuning | None:
     if not report.ok:
         return None
     t = data["targets"]
-    impact = t.get("card_impact")
-    event = impact.get("event", "") if isinstance(impact, dict) else ""
-    targets = Targets(t.get("seat_fairness"), impact["within"] if isinstance(impact, dict) else impact,
-                      t.get("stalled"), t.get("cards_played"),
+    impact, event = _impact(t.get("card_impact"))
+    targets = Targets(t.get("seat_fairness"), impact, t.get("stalled"), t.get("cards_played"),
                       t.get("biome_healthy"), tuple(t["length"]) if "length" in t else None,
                       *_peers(t.get("card_impact_vs_peers")), event,
                       doc.locate(("targets", "card_impact", "event")) if event else None)
@@ -125,6 +123,13 @@ def read_tuning(path: Path, report: Report) -> Tuning | None:
         return None
     return Tuning(Path(path), changes, fixed, targets, plan, Path(path).read_text(encoding="utf-8"),
                   data.get("cost_per_change", 0.0))
+
+
+def _impact(entry) -> tuple:
+    """card_impact as (bound, event): a number (the game's own impact event, ""), or {within, event}."""
+    if isinstance(entry, dict):
+        return entry["within"], entry.get("event", "")
+    return entry, ""
 
 
 def _peers(entry) -> tuple:

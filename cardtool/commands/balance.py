@@ -135,9 +135,11 @@ def check_events(tuning, deck, report) -> None:
     from cardtool.sim.config import simulated_game
 
     event = tuning.targets.impact_event
-    plugin = simulated_game(deck)
-    if event and event not in plugin.card_events:
-        known = ", ".join(plugin.card_events) or "none"
+    if not event:
+        return
+    events = simulated_game(deck).card_events
+    if event not in events:
+        known = ", ".join(events) or "none"
         report.error("schema", f"targets.card_impact.event: {event!r} is not a card event of this game "
                      f"(it records: {known})", location=tuning.targets.impact_where)
 
