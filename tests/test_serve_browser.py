@@ -64,7 +64,9 @@ def test_the_page_follows_edits_and_shows_located_errors(serving, page):
     assert page.locator("#pictures figure").count() == 1  # the food web of the deck's biome
     willow = page.locator("#cards figure[data-card=willow] img")
     before = willow.get_attribute("data-digest")
-    assert page.evaluate("img => img.complete && img.naturalWidth > 0", willow.element_handle())
+    # the card's PNG is rendered when first asked for: wait for it to arrive (a broken image never does)
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=willow.element_handle(),
+                           timeout=TIMEOUT)
 
     cards = deck / "cards.yaml"
     cards.write_text(cards.read_text().replace("name: Willow", "name: Weeping Willow", 1))
