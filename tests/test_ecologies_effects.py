@@ -58,7 +58,7 @@ def test_mangrove_bonus_gives_a_vp_per_c4_in_any_biome_and_its_owner_arranges_fo
         (0, "riparian", ["green-algae", "caddisfly-larva", "pacific-tree-frog", "rainbow-trout", "great-blue-heron"])])
     assert eco(state, 0, "MAN").role_of(num(state, "osprey")) == "C4"
     assert eco(state, 0, "RIP").role_of(num(state, "great-blue-heron")) == "C4"
-    organisms = 9 + 8
+    organisms = 9 + 9  # the Rainbow Trout is 3 VP from 0.5.0
     assert state.vp(0) == organisms + 2
 
 
@@ -241,23 +241,31 @@ def test_wildfire_destroys_an_opponents_producer_and_what_starves_is_discarded(d
     assert eco(state, 1, "CHA").cards == () and len(state.discard) == 6
 
 
-def test_el_nino_rains_draws_three_cards(deck):
+def test_el_nino_rains_draws_two_cards(deck):
+    # 0.5.0: 2 (0.1.0 to 0.4.0: 3)
     state = position(EcologiesGame(deck, 2), hands={0: ["el-nino-rains"]})
     do(state, Play(num(state, "el-nino-rains")))
-    assert len(state.hands[0]) == 3 and state.discard == [num(state, "el-nino-rains")]
+    assert len(state.hands[0]) == 2 and state.discard == [num(state, "el-nino-rains")]
 
 
-def test_flood_pulse_takes_two_cards_of_choice_from_the_discard_pile(deck):
+def test_flood_pulse_takes_one_card_of_choice_from_the_discard_pile(deck):
+    # 0.5.0: 1 (0.1.0 to 0.4.0: 2)
     state = position(EcologiesGame(deck, 2), hands={0: ["flood-pulse"]}, discard=["toyon", "osprey", "chamise"])
-    do(state, Play(num(state, "flood-pulse")), ChooseCard(num(state, "osprey")), ChooseCard(num(state, "toyon")))
-    assert sorted(state.hands[0]) == sorted([num(state, "osprey"), num(state, "toyon")])
-    assert state.discard == [num(state, "chamise"), num(state, "flood-pulse")]  # it cannot take itself
+    do(state, Play(num(state, "flood-pulse")), ChooseCard(num(state, "osprey")))
+    assert state.hands[0] == [num(state, "osprey")]
+    assert state.discard == [num(state, "toyon"), num(state, "chamise"), num(state, "flood-pulse")]  # not itself
 
 
-def test_coastal_fog_draws_an_extra_card_at_the_start_of_each_own_turn(deck):
+def test_coastal_fog_draws_an_extra_card_at_the_start_of_every_other_own_turn(deck):
+    # 0.5.0: every other turn (`every: 2` on a turn_start effect); 0.1.0 to 0.4.0 drew on every turn
     state = position(EcologiesGame(deck, 2), seat=1, phase="purchase", table_factors=[("coastal-fog", 0)])
-    do(state, END_PHASE)
-    assert len(state.hands[0]) == 3
+    sizes = []
+    for _ in range(3):
+        do(state, END_PHASE)  # seat 0's turn starts: the fog (when ready), then the draw of 2
+        sizes.append(len(state.hands[0]))
+        while not (state.current_player == 1 and state.phase == "purchase"):
+            do(state, END_PHASE)  # seat 0 plays nothing and buys nothing; seat 1 likewise
+    assert sizes == [3, 5, 8]
 
 
 # -- targeting

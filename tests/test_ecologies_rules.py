@@ -28,7 +28,7 @@ HEALTHY = {
     "SWA": ("swamp", ["duckweed", "apple-snail", "oyster-mushroom", "american-bullfrog", "cottonmouth"]),
     "VER": ("vernal-pool", ["fremonts-goldfields", "mining-bee", "midge-larva", "western-spadefoot",
                             "california-tiger-salamander"]),
-    "MAN": ("mangrove", ["black-mangrove", "mangrove-tree-crab", "fiddler-crab", "yellow-crowned-night-heron",
+    "MAN": ("mangrove", ["benthic-diatoms", "pink-shrimp", "fiddler-crab", "roseate-spoonbill",
                          "american-crocodile"]),
 }
 
